@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <stdarg.h>
+
+#include "cli.h"
+
+static const char * const output_format_table[_FORMAT_MAX] = {
+        [FORMAT_TEXT] = "text",   [FORMAT_JSON] = "json",         [FORMAT_SARIF] = "sarif",
+        [FORMAT_JUNIT] = "junit", [FORMAT_MARKDOWN] = "markdown", [FORMAT_DOT] = "dot",
+};
+
+const char *output_format_to_string(OutputFormat f) {
+        return f >= 0 && f < _FORMAT_MAX ? output_format_table[f] : NULL;
+}
+
+OutputFormat output_format_from_string(const char *s) {
+        return (OutputFormat) string_table_lookup(output_format_table, _FORMAT_MAX, s);
+}
+
+static const char * const severity_table[_SEVERITY_MAX] = {
+        [SEVERITY_ERROR] = "error",
+        [SEVERITY_WARNING] = "warning",
+        [SEVERITY_INFO] = "info",
+};
+
+const char *severity_to_string(Severity s) {
+        return s >= 0 && s < _SEVERITY_MAX ? severity_table[s] : NULL;
+}
+
+Severity severity_from_string(const char *s) {
+        return (Severity) string_table_lookup(severity_table, _SEVERITY_MAX, s);
+}
+
+void context_init(Context *c) {
+        const char *nc = getenv("NO_COLOR");
+        *c = (Context) {
+                .format = FORMAT_TEXT,
+                .fail_on = SEVERITY_WARNING,
+                .color = isatty(STDOUT_FILENO) && !(nc && nc[0]),
+        };
+}
+
+void context_done(Context *c) {
+        c->root = mfree(c->root);
+        c->target = mfree(c->target);
+}
+
+void log_error(const char *fmt, ...) {
+        va_list ap;
+        fputs("bootrace: ", stderr);
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fputc('\n', stderr);
+}
+
+void log_warning(const char *fmt, ...) {
+        va_list ap;
+        fputs("bootrace: warning: ", stderr);
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fputc('\n', stderr);
+}
+
+enum {
+        ARG_ROOT = 0x100,
+        ARG_TARGET,
+        ARG_SYSTEMD,
+        ARG_FORMAT,
+        ARG_FAIL_ON,
+        ARG_NO_COLOR,
+};
+
+static const struct option global_options[] = {
+        { "root", required_argument, NULL, ARG_ROOT },
+        { "target", required_argument, NULL, ARG_TARGET },
+        { "systemd", required_argument, NULL, ARG_SYSTEMD },
+        { "format", required_argument, NULL, ARG_FORMAT },
+        { "fail-on", required_argument, NULL, ARG_FAIL_ON },
+        { "no-color", no_argument, NULL, ARG_NO_COLOR },
+        { "quiet", no_argument, NULL, 'q' },
+        { "help", no_argument, NULL, 'h' },
+};
+
+static int set_string(char **p, const char *v) {
+        char *c = strdup(v);
+        if (!c)
+                return -ENOMEM;
+        free(*p);
+        *p = c;
+        return 0;
+}
+
+int cli_parse(int argc, char *argv[], Context *ctx, const struct option *extra, const char *extra_short,
+              VerbOptionHandler handler, void *userdata, const char *help, int *ret_optind) {
+        size_t n_extra = 0, n = 0;
+        _cleanup_(freep) struct option *opts = NULL;
+        _cleanup_(freep) char *shortopts = NULL;
+        int c, r;
+
+        while (extra && extra[n_extra].name)
+                n_extra++;
+        opts = calloc(ELEMENTSOF(global_options) + n_extra + 1, sizeof(struct option));
+        if (!opts)
+                return -ENOMEM;
+        for (size_t i = 0; i < ELEMENTSOF(global_options); i++)
+                opts[n++] = global_options[i];
+        for (size_t i = 0; i < n_extra; i++)
+                opts[n++] = extra[i];
+        shortopts = strjoin("hq", strempty(extra_short));
+        if (!shortopts)
+                return -ENOMEM;
+
+        optind = 0; /* full reset: argv may be parsed more than once */
+        opterr = 0;
+        while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) >= 0) {
+                switch (c) {
+                case 'h':
+                        fputs(help, stdout);
+                        return 1;
+                case 'q':
+                        ctx->quiet = true;
+                        break;
+                case ARG_ROOT:
+                        if (isempty(optarg)) {
+                                log_error("--root= needs a directory");
+                                return -EINVAL;
+                        }
+                        if (set_string(&ctx->root, optarg) < 0)
+                                return -ENOMEM;
+                        break;
+                case ARG_TARGET:
+                        if (set_string(&ctx->target, optarg) < 0)
+                                return -ENOMEM;
+                        break;
+                case ARG_SYSTEMD: {
+                        unsigned v;
+                        /* accept "252" and "252.39-1~deb12u2" alike: the major version is what matters */
+                        char buf[16] = {};
+                        size_t l = strspn(optarg, "0123456789");
+                        if (l == 0 || l >= sizeof buf) {
+                                log_error("--systemd=%s: expected a systemd version number such as 252", optarg);
+                                return -EINVAL;
+                        }
+                        memcpy(buf, optarg, l);
+                        if (safe_atou(buf, &v) < 0 || v < 1 || v > 9999) {
+                                log_error("--systemd=%s: expected a systemd version number such as 252", optarg);
+                                return -EINVAL;
+                        }
+                        ctx->systemd = v;
+                        break;
+                }
+                case ARG_FORMAT: {
+                        OutputFormat f = output_format_from_string(optarg);
+                        if (f < 0) {
+                                log_error("--format=%s: unknown format (text, json, sarif, junit, markdown, dot)",
+                                          optarg);
+                                return -EINVAL;
+                        }
+                        ctx->format = f;
+                        break;
+                }
+                case ARG_FAIL_ON: {
+                        Severity s = severity_from_string(optarg);
+                        if (s < 0) {
+                                log_error("--fail-on=%s: expected error, warning or info", optarg);
+                                return -EINVAL;
+                        }
+                        ctx->fail_on = s;
+                        break;
+                }
+                case ARG_NO_COLOR:
+                        ctx->color = false;
+                        break;
+                case '?':
+                        if (optopt && optopt < 0x100)
+                                log_error("%s: unknown option -%c or missing argument (see '%s --help')", argv[0],
+                                          optopt, argv[0]);
+                        else
+                                log_error("%s: unknown option %s or missing argument (see '%s --help')", argv[0],
+                                          argv[optind - 1], argv[0]);
+                        return -EINVAL;
+                default:
+                        if (!handler) {
+                                log_error("%s: unexpected option", argv[0]);
+                                return -EINVAL;
+                        }
+                        r = handler(c, optarg, userdata);
+                        if (r != 0)
+                                return r;
+                }
+        }
+        *ret_optind = optind;
+        return 0;
+}
+
+int cli_check_format(const Context *ctx, const char *verb, const OutputFormat *allowed) {
+        for (const OutputFormat *f = allowed; *f != _FORMAT_INVALID; f++)
+                if (*f == ctx->format)
+                        return 0;
+        log_error("%s: --format=%s is not supported by this verb", verb, output_format_to_string(ctx->format));
+        return -EINVAL;
+}

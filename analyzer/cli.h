@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* Options shared by every verb and the parsing helper verbs use for their own options. */
+
+#include <getopt.h>
+
+#include "diag.h"
+
+typedef enum OutputFormat {
+        FORMAT_TEXT,
+        FORMAT_JSON,
+        FORMAT_SARIF,
+        FORMAT_JUNIT,
+        FORMAT_MARKDOWN,
+        FORMAT_DOT,
+        _FORMAT_MAX,
+        _FORMAT_INVALID = -EINVAL,
+} OutputFormat;
+
+const char *output_format_to_string(OutputFormat f);
+OutputFormat output_format_from_string(const char *s);
+
+typedef enum Severity {
+        SEVERITY_ERROR,
+        SEVERITY_WARNING,
+        SEVERITY_INFO,
+        _SEVERITY_MAX,
+        _SEVERITY_INVALID = -EINVAL,
+} Severity;
+
+const char *severity_to_string(Severity s);
+Severity severity_from_string(const char *s);
+
+typedef struct Context {
+        char *root;        /* --root=DIR, NULL for the host's own system */
+        char *target;      /* --target=NAME, e.g. "debian-bookworm" */
+        unsigned systemd;  /* --systemd=N; 0 = decide from target, root or default */
+        OutputFormat format;
+        Severity fail_on;
+        bool color;
+        bool quiet;
+} Context;
+
+void context_init(Context *c);
+void context_done(Context *c);
+
+/* Exit statuses (DESIGN.md): 0 clean, 1 findings/fixes/failed verdict, 2 usage, input or environment error. */
+enum {
+        EXIT_CLEAN = 0,
+        EXIT_FINDINGS = 1,
+        EXIT_ERROR = 2,
+};
+
+/* A verb's own option handler: returns 0 when handled, -EINVAL after printing a usage error. */
+typedef int (*VerbOptionHandler)(int c, const char *arg, void *userdata);
+
+/* Parses argv (argv[0] is the verb name) with the global options plus extra/extra_short. On return *ret_optind
+ * indexes the first positional argument. Returns 0, 1 when --help was printed (caller exits 0), or -EINVAL after
+ * printing a usage error. help is printed for --help. */
+int cli_parse(int argc, char *argv[], Context *ctx, const struct option *extra, const char *extra_short,
+              VerbOptionHandler handler, void *userdata, const char *help, int *ret_optind);
+
+/* Is format one of the allowed ones (a _FORMAT_INVALID-terminated list)? Prints an error when not. */
+int cli_check_format(const Context *ctx, const char *verb, const OutputFormat *allowed);
+
+/* Long option ids for verbs start here so they never clash with the global ones. */
+#define ARG_VERB_BASE 0x200
+
+/* Prints "bootrace: " + message to stderr. */
+void log_error(const char *fmt, ...) _printf_(1, 2);
+void log_warning(const char *fmt, ...) _printf_(1, 2);

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <stdarg.h>
+
+#include "diag.h"
+
+static const char * const diag_level_table[_DIAG_LEVEL_MAX] = {
+        [DIAG_ERROR] = "error",
+        [DIAG_WARNING] = "warning",
+        [DIAG_NOTICE] = "notice",
+};
+
+const char *diag_level_to_string(DiagLevel l) {
+        return l >= 0 && l < _DIAG_LEVEL_MAX ? diag_level_table[l] : NULL;
+}
+
+void diag_list_done(DiagList *l) {
+        for (size_t i = 0; i < l->n; i++) {
+                free(l->items[i].file);
+                free(l->items[i].message);
+        }
+        l->items = mfree(l->items);
+        l->n = l->allocated = 0;
+}
+
+int diag_add(DiagList *l, DiagLevel level, const char *file, unsigned line, const char *fmt, ...) {
+        _cleanup_(freep) char *m = NULL, *f = NULL;
+        va_list ap;
+        int r;
+
+        if (!l)
+                return 0;
+        va_start(ap, fmt);
+        r = vasprintf(&m, fmt, ap);
+        va_end(ap);
+        if (r < 0) {
+                m = NULL;
+                return -ENOMEM;
+        }
+        if (file && !(f = strdup(file)))
+                return -ENOMEM;
+        if (GREEDY_REALLOC(l->items, l->allocated, l->n + 1) < 0)
+                return -ENOMEM;
+        l->items[l->n++] = (Diag) {
+                .level = level,
+                .file = TAKE_PTR(f),
+                .line = line,
+                .message = TAKE_PTR(m),
+        };
+        return 0;
+}
+
+size_t diag_count(const DiagList *l, DiagLevel level) {
+        size_t n = 0;
+        for (size_t i = 0; i < l->n; i++)
+                if (l->items[i].level == level)
+                        n++;
+        return n;
+}
+
+void diag_list_print(const DiagList *l, FILE *f, DiagLevel max_level) {
+        for (size_t i = 0; i < l->n; i++) {
+                const Diag *d = &l->items[i];
+                if (d->level > max_level)
+                        continue;
+                if (d->file && d->line > 0)
+                        fprintf(f, "%s:%u: %s: %s\n", d->file, d->line, diag_level_to_string(d->level), d->message);
+                else if (d->file)
+                        fprintf(f, "%s: %s: %s\n", d->file, diag_level_to_string(d->level), d->message);
+                else
+                        fprintf(f, "%s: %s\n", diag_level_to_string(d->level), d->message);
+        }
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* bootrace: option parsing, the verb table and the mapping to exit codes. Nothing else lives here. */
+
+#include "config.h"
+#include "verbs.h"
+
+static void help(void) {
+        printf("Usage: bootrace [GLOBAL OPTIONS] VERB [OPTIONS] [ARGS...]\n\n"
+               "Find systemd boot-ordering races before they ship, and measure them after.\n\nVerbs:\n");
+        for (size_t i = 0; i < verb_table_size; i++)
+                printf("  %-8s %s\n", verb_table[i].name, verb_table[i].summary);
+        printf("\nGlobal options (before or after the verb):\n"
+               "  --root=DIR          read units (and journals) from this root directory\n"
+               "  --target=NAME       judge for this release, e.g. ubuntu-xenial, debian-bookworm\n"
+               "  --systemd=N         judge for this systemd version (overrides --target)\n"
+               "  --format=FORMAT     text, json, sarif, junit, markdown or dot (per verb)\n"
+               "  --fail-on=LEVEL     exit 1 for findings at or above error, warning or info\n"
+               "  --no-color          no colour (also: NO_COLOR set, or stdout not a terminal)\n"
+               "  -q, --quiet         print less\n"
+               "  -h, --help          this help; 'bootrace VERB --help' for a verb's options\n"
+               "  --version           print the version\n\n"
+               "Exit status: 0 nothing at or above --fail-on, 1 findings or a failed verdict, 2 usage,\n"
+               "input or environment error. See bootrace(1).\n");
+}
+
+int main(int argc, char *argv[]) {
+        _cleanup_(freep) char **args = NULL;
+        Context ctx;
+        const Verb *verb = NULL;
+        int i, n = 0, r;
+
+        /* Global options may come before the verb: move them behind it so the verb parses them. */
+        for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+                if (streq(argv[i], "--help") || streq(argv[i], "-h")) {
+                        help();
+                        return EXIT_CLEAN;
+                }
+                if (streq(argv[i], "--version")) {
+                        printf("bootrace %s\n", PACKAGE_VERSION);
+                        return EXIT_CLEAN;
+                }
+                if (streq(argv[i], "--"))
+                        break;
+        }
+        if (i >= argc || argv[i][0] == '-') {
+                log_error("no verb given; try 'bootrace --help'");
+                return EXIT_ERROR;
+        }
+        for (size_t k = 0; k < verb_table_size; k++)
+                if (streq(verb_table[k].name, argv[i]))
+                        verb = &verb_table[k];
+        if (!verb) {
+                log_error("unknown verb '%s'; try 'bootrace --help'", argv[i]);
+                return EXIT_ERROR;
+        }
+
+        args = calloc(argc + 1, sizeof(char *));
+        if (!args) {
+                log_error("out of memory");
+                return EXIT_ERROR;
+        }
+        args[n++] = argv[i];
+        for (int k = 1; k < i; k++)
+                args[n++] = argv[k];
+        for (int k = i + 1; k < argc; k++)
+                args[n++] = argv[k];
+
+        context_init(&ctx);
+        r = verb->run(n, args, &ctx);
+        context_done(&ctx);
+        if (r < 0)
+                return EXIT_ERROR;
+        return r;
+}

@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <limits.h>
+#include <stdarg.h>
+#include <sys/stat.h>
+
+#include "util.h"
+
+const char *endswith(const char *s, const char *suffix) {
+        size_t sl = strlen(s), pl = strlen(suffix);
+
+        if (pl > sl)
+                return NULL;
+        return streq(s + sl - pl, suffix) ? s + sl - pl : NULL;
+}
+
+char *strjoin_real(const char *first, ...) {
+        va_list ap;
+        size_t l = 0;
+        char *r, *p;
+
+        va_start(ap, first);
+        for (const char *s = first; s; s = va_arg(ap, const char *))
+                l += strlen(s);
+        va_end(ap);
+
+        r = malloc(l + 1);
+        if (!r)
+                return NULL;
+        p = r;
+        va_start(ap, first);
+        for (const char *s = first; s; s = va_arg(ap, const char *)) {
+                size_t n = strlen(s);
+                memcpy(p, s, n);
+                p += n;
+        }
+        va_end(ap);
+        *p = 0;
+        return r;
+}
+
+char *strndup_safe(const char *s, size_t n) {
+        char *r = malloc(n + 1);
+        if (!r)
+                return NULL;
+        memcpy(r, s, n);
+        r[n] = 0;
+        return r;
+}
+
+int asprintf_safe(char **ret, const char *fmt, ...) {
+        va_list ap;
+        int r;
+
+        va_start(ap, fmt);
+        r = vasprintf(ret, fmt, ap);
+        va_end(ap);
+        if (r < 0) {
+                *ret = NULL;
+                return -ENOMEM;
+        }
+        return r;
+}
+
+int greedy_realloc(void **p, size_t *allocated, size_t need, size_t sz) {
+        size_t a;
+        void *q;
+
+        if (need <= *allocated)
+                return 0;
+        a = MAX(need * 2, (size_t) 8);
+        if (a > SIZE_MAX / sz)
+                return -ENOMEM;
+        q = realloc(*p, a * sz);
+        if (!q)
+                return -ENOMEM;
+        *p = q;
+        *allocated = a;
+        return 0;
+}
+
+char **strv_free(char **l) {
+        if (!l)
+                return NULL;
+        for (char **s = l; *s; s++)
+                free(*s);
+        free(l);
+        return NULL;
+}
+
+size_t strv_length(char * const *l) {
+        size_t n = 0;
+        while (l && l[n])
+                n++;
+        return n;
+}
+
+bool strv_contains(char * const *l, const char *s) {
+        STRV_FOREACH(i, l)
+                if (streq(*i, s))
+                        return true;
+        return false;
+}
+
+int strv_push(char ***l, char *value) {
+        size_t n = strv_length(*l);
+        char **c;
+
+        if (!value)
+                return -ENOMEM;
+        c = realloc(*l, sizeof(char *) * (n + 2));
+        if (!c) {
+                free(value);
+                return -ENOMEM;
+        }
+        c[n] = value;
+        c[n + 1] = NULL;
+        *l = c;
+        return 0;
+}
+
+int strv_extend(char ***l, const char *value) {
+        return strv_push(l, strdup(value));
+}
+
+int strv_extend_unique(char ***l, const char *value) {
+        if (strv_contains(*l, value))
+                return 0;
+        return strv_extend(l, value);
+}
+
+char **strv_copy(char * const *l) {
+        char **r = calloc(strv_length(l) + 1, sizeof(char *));
+        size_t i = 0;
+
+        if (!r)
+                return NULL;
+        STRV_FOREACH(s, l) {
+                r[i] = strdup(*s);
+                if (!r[i])
+                        return strv_free(r);
+                i++;
+        }
+        return r;
+}
+
+static int str_cmp(const void *a, const void *b) {
+        return strcmp(*(char * const *) a, *(char * const *) b);
+}
+
+void strv_sort(char **l) {
+        qsort(l, strv_length(l), sizeof(char *), str_cmp);
+}
+
+int string_table_lookup(const char * const *table, size_t n, const char *key) {
+        if (!key)
+                return -EINVAL;
+        for (size_t i = 0; i < n; i++)
+                if (table[i] && streq(table[i], key))
+                        return (int) i;
+        return -EINVAL;
+}
+
+int read_full_fd(int fd, size_t max, char **ret, size_t *ret_size) {
+        _cleanup_(freep) char *buf = NULL;
+        size_t n = 0, allocated = 0;
+        struct stat st;
+
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (S_ISDIR(st.st_mode))
+                return -EISDIR;
+        if (!S_ISREG(st.st_mode))
+                return -EBADFD;
+        if ((uint64_t) st.st_size > max)
+                return -EFBIG;
+
+        for (;;) {
+                ssize_t k;
+
+                if (GREEDY_REALLOC(buf, allocated, n + 65536 + 1) < 0)
+                        return -ENOMEM;
+                k = read(fd, buf + n, allocated - n - 1);
+                if (k < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return -errno;
+                }
+                if (k == 0)
+                        break;
+                n += (size_t) k;
+                if (n > max)
+                        return -EFBIG;
+        }
+        if (!buf && !(buf = malloc(1)))
+                return -ENOMEM;
+        buf[n] = 0;
+        *ret = TAKE_PTR(buf);
+        if (ret_size)
+                *ret_size = n;
+        return 0;
+}
+
+size_t utf8_first_invalid(const char *s, size_t n) {
+        const unsigned char *p = (const unsigned char *) s;
+        size_t i = 0;
+
+        while (i < n) {
+                unsigned char c = p[i];
+                size_t len;
+                uint32_t cp;
+
+                if (c < 0x80) {
+                        i++;
+                        continue;
+                }
+                if ((c & 0xE0) == 0xC0) {
+                        len = 2;
+                        cp = c & 0x1F;
+                } else if ((c & 0xF0) == 0xE0) {
+                        len = 3;
+                        cp = c & 0x0F;
+                } else if ((c & 0xF8) == 0xF0) {
+                        len = 4;
+                        cp = c & 0x07;
+                } else
+                        return i;
+                if (i + len > n)
+                        return i;
+                for (size_t j = 1; j < len; j++) {
+                        if ((p[i + j] & 0xC0) != 0x80)
+                                return i;
+                        cp = (cp << 6) | (p[i + j] & 0x3F);
+                }
+                /* overlong forms, surrogates, beyond U+10FFFF */
+                if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+                    (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+                        return i;
+                i += len;
+        }
+        return n;
+}
+
+bool utf8_is_valid_n(const char *s, size_t n) {
+        return utf8_first_invalid(s, n) == n;
+}
+
+int safe_atou(const char *s, unsigned *ret) {
+        char *end;
+        unsigned long v;
+
+        if (isempty(s) || s[0] == '-' || s[0] == '+' || s[0] == ' ')
+                return -EINVAL;
+        errno = 0;
+        v = strtoul(s, &end, 10);
+        if (errno > 0)
+                return -errno;
+        if (*end)
+                return -EINVAL;
+        if (v > UINT_MAX)
+                return -ERANGE;
+        *ret = (unsigned) v;
+        return 0;
+}
+
+bool path_is_absolute(const char *p) {
+        return p && p[0] == '/';
+}
+
+char *path_simplify_dup(const char *p) {
+        size_t n = strlen(p);
+        char *r = malloc(n + 2), *o = r;
+
+        if (!r)
+                return NULL;
+        for (const char *s = p; *s;) {
+                if (*s == '/') {
+                        while (*s == '/')
+                                s++;
+                        /* drop "." components */
+                        while (s[0] == '.' && (s[1] == '/' || s[1] == 0)) {
+                                s++;
+                                while (*s == '/')
+                                        s++;
+                        }
+                        *o++ = '/';
+                        continue;
+                }
+                *o++ = *s++;
+        }
+        *o = 0;
+        while (o > r + 1 && o[-1] == '/')
+                *--o = 0;
+        if (!r[0]) {
+                r[0] = '.';
+                r[1] = 0;
+        }
+        return r;
+}
+
+bool path_is_normalized(const char *p) {
+        if (strstr(p, "//") || streq(p, ".") || startswith(p, "./") || strstr(p, "/./") || endswith(p, "/.") ||
+            streq(p, "..") || startswith(p, "../") || strstr(p, "/../") || endswith(p, "/.."))
+                return false;
+        if (strlen(p) > 1 && p[strlen(p) - 1] == '/')
+                return false;
+        return true;
+}
+
+const char *path_basename(const char *p) {
+        const char *s = strrchr(p, '/');
+        return s ? s + 1 : p;
+}
+
+char *path_join(const char *a, const char *b) {
+        if (isempty(a))
+                return strdup(b);
+        if (endswith(a, "/") || b[0] == '/')
+                return strjoin(a, b[0] == '/' && endswith(a, "/") ? b + 1 : b);
+        return strjoin(a, "/", b);
+}

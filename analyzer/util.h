@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* Small helpers shared by every module: cleanup attributes, ownership steals, string lists. */
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define _cleanup_(f) __attribute__((cleanup(f)))
+#define _unused_ __attribute__((unused))
+#define _printf_(a, b) __attribute__((format(printf, a, b)))
+#define _warn_unused_result_ __attribute__((warn_unused_result))
+
+#define ELEMENTSOF(x) (sizeof(x) / sizeof((x)[0]))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* Returns the pointer and leaves NULL behind: how ownership leaves a _cleanup_ variable. */
+#define TAKE_PTR(p)                                     \
+        ({                                              \
+                __typeof__(p) _p_ = (p);                \
+                (p) = NULL;                             \
+                _p_;                                    \
+        })
+#define TAKE_FD(fd)                                     \
+        ({                                              \
+                int _fd_ = (fd);                        \
+                (fd) = -EBADF;                          \
+                _fd_;                                   \
+        })
+
+static inline void *mfree(void *p) {
+        free(p);
+        return NULL;
+}
+
+static inline void freep(void *p) {
+        free(*(void **) p);
+}
+static inline void fclosep(FILE **f) {
+        if (*f)
+                fclose(*f);
+}
+static inline void closep(int *fd) {
+        if (*fd >= 0)
+                close(*fd);
+}
+
+static inline bool streq(const char *a, const char *b) {
+        return strcmp(a, b) == 0;
+}
+static inline bool streq_ptr(const char *a, const char *b) {
+        if (!a || !b)
+                return a == b;
+        return streq(a, b);
+}
+static inline bool isempty(const char *s) {
+        return !s || !s[0];
+}
+static inline const char *strempty(const char *s) {
+        return s ?: "";
+}
+static inline const char *strna(const char *s) {
+        return s ?: "n/a";
+}
+
+/* Returns the rest of s after prefix, or NULL if s does not start with it. */
+static inline const char *startswith(const char *s, const char *prefix) {
+        size_t l = strlen(prefix);
+        return strncmp(s, prefix, l) == 0 ? s + l : NULL;
+}
+const char *endswith(const char *s, const char *suffix);
+
+/* Allocation that aborts on OOM is not used: every allocator returns NULL and callers return -ENOMEM. */
+char *strjoin_real(const char *first, ...) __attribute__((sentinel));
+#define strjoin(...) strjoin_real(__VA_ARGS__, NULL)
+char *strndup_safe(const char *s, size_t n);
+int asprintf_safe(char **ret, const char *fmt, ...) _printf_(2, 3);
+
+/* Growable array helper: ensures room for need elements of size sz in *p (capacity in *allocated). */
+int greedy_realloc(void **p, size_t *allocated, size_t need, size_t sz);
+#define GREEDY_REALLOC(array, allocated, need) \
+        greedy_realloc((void **) &(array), &(allocated), (need), sizeof((array)[0]))
+
+/* NULL-terminated string lists. */
+typedef char **strv_t;
+char **strv_free(char **l);
+static inline void strv_freep(char ***l) {
+        strv_free(*l);
+}
+size_t strv_length(char * const *l);
+bool strv_contains(char * const *l, const char *s);
+int strv_push(char ***l, char *value);       /* takes value (also on failure) */
+int strv_extend(char ***l, const char *value); /* copies value */
+int strv_extend_unique(char ***l, const char *value);
+char **strv_copy(char * const *l);
+void strv_sort(char **l);
+#define STRV_FOREACH(s, l) for (char * const *s = (l); s && *s; s++)
+
+/* String-table helpers for enums: returns the index or -EINVAL. */
+int string_table_lookup(const char * const *table, size_t n, const char *key);
+
+/* Reads a whole regular file from an open fd, refusing more than max bytes (-EFBIG). Returns a NUL-terminated
+ * buffer (the file may contain NUL bytes itself; *ret_size is the true size). */
+int read_full_fd(int fd, size_t max, char **ret, size_t *ret_size);
+
+bool utf8_is_valid_n(const char *s, size_t n);
+/* Position of the first invalid UTF-8 byte in s[0..n), or n. */
+size_t utf8_first_invalid(const char *s, size_t n);
+
+/* Safe unsigned parse; returns -EINVAL/-ERANGE. */
+int safe_atou(const char *s, unsigned *ret);
+
+/* Path helpers operating on strings only (no file system access). */
+bool path_is_absolute(const char *p);
+/* Normalises a path: collapses "//" and "/./", strips a trailing "/". Returns NULL on OOM. Refuses nothing. */
+char *path_simplify_dup(const char *p);
+bool path_is_normalized(const char *p);
+const char *path_basename(const char *p);
+char *path_join(const char *a, const char *b);

@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "verbs.h"
+
+int verb_stats(int argc, char *argv[], Context *ctx) {
+        log_error("stats: not built yet");
+        return EXIT_ERROR;
+}

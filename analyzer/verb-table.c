@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "verbs.h"
+
+/* The order here is the order of `bootrace --help`. */
+const Verb verb_table[] = {
+        { "show", verb_show, "show [--root=DIR] [--format=text|json] UNIT|PATH...",
+          "print a unit as systemd would load it: settings with file:line, drop-ins, aliases" },
+        { "stats", verb_stats, "stats [-D DIR|--file=FILE...] [--unit=UNIT...] [--format=...]",
+          "per-unit outcomes and failure rates over repeated boots, from journals" },
+};
+const size_t verb_table_size = ELEMENTSOF(verb_table);

@@ -1,0 +1,6 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Regenerates the build system from configure.ac and Makefile.am.
+set -e
+cd "$(dirname "$0")"
+autoreconf -fi

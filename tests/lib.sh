@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# lib.sh - shared by the tests/tNNNN-*.sh scripts: TAP output, a temporary directory per script,
+# and helpers to run the built bootrace. Sourced; the plan is printed when the script exits.
+#   test_expect NAME CMD...     ok if CMD succeeds
+#   test_expect_fail NAME CMD...  ok if CMD fails
+#   test_cmp EXPECTED ACTUAL    diff -u, for use inside test_expect
+#   test_skip NAME REASON       ok N # SKIP REASON
+#   skip_all REASON             1..0 # SKIP REASON, exit 77
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+: "${BOOTRACE:=$top_builddir/bootrace}"
+export BOOTRACE_RULES_DIR="${BOOTRACE_RULES_DIR:-$top_srcdir/rules}"
+export LC_ALL=C NO_COLOR=1
+SHARED=${SHARED:-$top_srcdir/../shared}
+[ -d "$SHARED" ] || SHARED=$(cd "$top_srcdir/.." && pwd)/shared
+LAB=$SHARED/lab
+FIXTURES=$top_srcdir/fixtures
+
+_test_n=0
+_test_failed=0
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/bootrace-test.XXXXXX")
+_test_exit() {
+        local rc=$?
+        rm -rf "$TMP"
+        if [ "${_test_skip_all:-0}" = 0 ]; then
+                echo "1..$_test_n"
+                [ $_test_failed = 0 ] || exit 1
+                exit 0
+        fi
+        exit "${_test_exit_rc:-0}"  # skipped (0) or bailed out (1)
+}
+trap _test_exit EXIT
+
+bootrace() { ${WRAPPER:-} "$BOOTRACE" "$@"; }
+
+test_expect() {
+        local name=$1; shift
+        _test_n=$((_test_n + 1))
+        if ( "$@" ) > "$TMP/.out" 2>&1; then
+                echo "ok $_test_n - $name"
+        else
+                echo "not ok $_test_n - $name"
+                sed 's/^/# /' "$TMP/.out" | head -60
+                _test_failed=$((_test_failed + 1))
+        fi
+}
+
+test_expect_fail() {
+        local name=$1; shift
+        _test_n=$((_test_n + 1))
+        if ( "$@" ) > "$TMP/.out" 2>&1; then
+                echo "not ok $_test_n - $name (succeeded, expected failure)"
+                sed 's/^/# /' "$TMP/.out" | head -60
+                _test_failed=$((_test_failed + 1))
+        else
+                echo "ok $_test_n - $name"
+        fi
+}
+
+test_cmp() { diff -u "$1" "$2"; }
+
+test_skip() {
+        _test_n=$((_test_n + 1))
+        echo "ok $_test_n - $1 # SKIP $2"
+}
+
+skip_all() {
+        _test_skip_all=1
+        echo "1..0 # SKIP $*"
+        exit 77
+}
+
+# expect_exit N CMD...: CMD must exit with status N
+expect_exit() {
+        local want=$1 rc=0; shift
+        "$@" || rc=$?
+        [ "$rc" = "$want" ] || { echo "exit status $rc, expected $want: $*"; return 1; }
+}
+
+# lab_require [-r] SUITE...: skip the whole script (with lab-check.sh's reason) unless the lab is usable.
+# In CI (CI=true) a missing lab is an error, not a skip.
+lab_require() {
+        local out rc=0
+        out=$(LAB_SRV=${LAB_SRV:-/srv/lab} "$LAB/lab-check.sh" "$@" 2>&1) || rc=$?
+        [ $rc = 0 ] && return 0
+        if [ "${CI:-}" = true ]; then
+                echo "Bail out! lab unusable in CI: $out"
+                _test_skip_all=1 _test_exit_rc=1
+                exit 1
+        fi
+        skip_all "${out#SKIP: }"
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "tap.h"
+#include "util.h"
+#include "json.h"
+
+static void test_paths(void) {
+        _cleanup_(freep) char *a = path_simplify_dup("//a/./b//c/"), *b = path_join("/a/", "/b"),
+                              *c = path_simplify_dup("/");
+        TAP_STREQ(a, "/a/b/c", "path_simplify_dup collapses // and /./");
+        TAP_STREQ(b, "/a/b", "path_join avoids double slash");
+        TAP_STREQ(c, "/", "path_simplify_dup keeps /");
+        tap_ok(path_is_normalized("/var/lib/x"), "normalized path accepted");
+        tap_ok(!path_is_normalized("/var/../x"), "path with .. is not normalized");
+        tap_ok(!path_is_normalized("/var//x"), "path with // is not normalized");
+        TAP_STREQ(path_basename("/a/b.service"), "b.service", "path_basename");
+}
+
+static void test_strv(void) {
+        _cleanup_(strv_freep) char **l = NULL;
+        tap_ok(strv_extend(&l, "b") == 0 && strv_extend(&l, "a") == 0, "strv_extend");
+        tap_ok(strv_extend_unique(&l, "a") == 0 && strv_length(l) == 2, "strv_extend_unique skips duplicates");
+        strv_sort(l);
+        TAP_STREQ(l[0], "a", "strv_sort");
+}
+
+static void test_utf8(void) {
+        tap_ok(utf8_is_valid_n("h\xc3\xa9llo", 6), "valid UTF-8 accepted");
+        TAP_INTEQ(utf8_first_invalid("ab\xff", 3), 2, "invalid byte located");
+        tap_ok(!utf8_is_valid_n("\xc0\x80", 2), "overlong NUL rejected");
+        tap_ok(!utf8_is_valid_n("\xed\xa0\x80", 3), "surrogate rejected");
+}
+
+static void test_json(void) {
+        char *buf = NULL;
+        size_t n = 0;
+        FILE *f = open_memstream(&buf, &n);
+        JsonWriter w;
+
+        json_init(&w, f, false);
+        json_begin_object(&w);
+        json_kv_string(&w, "a", "x\"y\n");
+        json_key(&w, "l");
+        json_begin_array(&w);
+        json_int(&w, 1);
+        json_string(&w, "\xff");
+        json_end_array(&w);
+        json_end_object(&w);
+        fclose(f);
+        TAP_STREQ(buf, "{\"a\":\"x\\\"y\\n\",\"l\":[1,\"\xef\xbf\xbd\"]}", "json writer escapes and separates");
+        free(buf);
+}
+
+int main(void) {
+        test_paths();
+        test_strv();
+        test_utf8();
+        test_json();
+        return tap_done();
+}
