@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* Unit names: validity, type suffixes, templates and instances, prefixes, and path escaping as
+ * systemd-escape does it (knowledge/unit-syntax.md §8, implicit-deps.md §5). Pure string functions. */
+
+#include "util.h"
+
+typedef enum UnitType {
+        UNIT_SERVICE,
+        UNIT_SOCKET,
+        UNIT_TARGET,
+        UNIT_DEVICE,
+        UNIT_MOUNT,
+        UNIT_AUTOMOUNT,
+        UNIT_SWAP,
+        UNIT_TIMER,
+        UNIT_PATH,
+        UNIT_SLICE,
+        UNIT_SCOPE,
+        _UNIT_TYPE_MAX,
+        _UNIT_TYPE_INVALID = -EINVAL,
+} UnitType;
+
+const char *unit_type_to_string(UnitType t);   /* "service" */
+UnitType unit_type_from_string(const char *s);
+UnitType unit_name_to_type(const char *name); /* from the suffix; _UNIT_TYPE_INVALID if none */
+
+typedef enum UnitNameFlags {
+        UNIT_NAME_PLAIN = 1 << 0,    /* foo.service */
+        UNIT_NAME_TEMPLATE = 1 << 1, /* foo@.service */
+        UNIT_NAME_INSTANCE = 1 << 2, /* foo@bar.service */
+        UNIT_NAME_ANY = UNIT_NAME_PLAIN | UNIT_NAME_TEMPLATE | UNIT_NAME_INSTANCE,
+} UnitNameFlags;
+
+#define UNIT_NAME_MAX 255
+
+/* Valid characters, at most one '@', a known type suffix, length <= UNIT_NAME_MAX, of a kind in flags. */
+bool unit_name_is_valid(const char *name, UnitNameFlags flags);
+
+/* "foo@bar.service" -> "foo" (ret_prefix), "bar" (ret_instance, NULL for non-instances). */
+int unit_name_to_prefix(const char *name, char **ret);
+int unit_name_to_instance(const char *name, char **ret); /* 0 and *ret=NULL when there is none */
+/* "foo@bar.service" -> "foo@.service". -EINVAL for names without an instance. */
+int unit_name_template(const char *name, char **ret);
+/* "foo@.service" + "bar" -> "foo@bar.service" */
+int unit_name_replace_instance(const char *name, const char *instance, char **ret);
+/* "foo.service" -> "foo" (the name without the type suffix, instance kept) */
+int unit_name_strip_suffix(const char *name, char **ret);
+/* Prefixes for prefix drop-ins: "a-b-c.service" -> {"a-b-", "a-"} (longest first; v239+). For instances the
+ * part before '@' is split and the instance dropped: "a-b@x.service" -> {"a-"}. Returns a strv (maybe empty). */
+int unit_name_dash_prefixes(const char *name, char ***ret);
+
+/* systemd-escape: escape one string (as for a prefix or instance), and unescape. */
+int unit_name_escape(const char *s, char **ret);
+int unit_name_unescape(const char *s, char **ret);
+/* systemd-escape --path: "/var/tmp" -> "var-tmp", "/" -> "-". path must be absolute and normalised (-EINVAL). */
+int unit_name_path_escape(const char *path, char **ret);
+/* The reverse: "var-tmp" -> "/var/tmp". */
+int unit_name_path_unescape(const char *s, char **ret);
+/* "/var/tmp" + ".mount" -> "var-tmp.mount" */
+int unit_name_from_path(const char *path, const char *suffix, char **ret);

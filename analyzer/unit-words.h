@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* Splitting setting values into words the way systemd does for each kind of setting (knowledge/unit-syntax.md
+ * §4): dependency lists (whitespace, quotes kept), path lists (quotes removed; '-' and '+' prefixes), and command
+ * lines (quotes and C escapes, ';' separators, executable prefixes). */
+
+#include "util.h"
+
+/* Dependency lists: split on whitespace only; quotes and backslashes are kept. */
+int words_split_plain(const char *s, char ***ret);
+
+/* Quote-aware split (systemd's extract_first_word with EXTRACT_UNQUOTE): "a b" 'c d' e -> {a b, c d, e}.
+ * With cunescape also handles C escapes (\n, \t, \x41, \101, \u...). Returns -EINVAL on unbalanced quotes or
+ * a bad escape. */
+int words_split_quoted(const char *s, bool cunescape, char ***ret);
+
+typedef enum ExecFlags {
+        EXEC_IGNORE_FAILURE = 1 << 0, /* - */
+        EXEC_ARGV0 = 1 << 1,          /* @ */
+        EXEC_PRIVILEGED = 1 << 2,     /* + */
+        EXEC_NO_SETUID = 1 << 3,      /* ! */
+        EXEC_AMBIENT = 1 << 4,        /* !! */
+        EXEC_NO_ENV_EXPAND = 1 << 5,  /* : */
+        EXEC_VIA_SHELL = 1 << 6,      /* | */
+} ExecFlags;
+
+typedef struct ExecCommand {
+        ExecFlags flags;
+        char *path;  /* the executable as written after prefixes and unquoting */
+        char **argv; /* argv[0] is path, or the separate argv0 with '@' */
+} ExecCommand;
+
+void exec_command_list_free(ExecCommand *l, size_t n);
+
+/* Parses one Exec*= value into one or more commands (split by lone ';'). systemd is the version whose prefix
+ * and executable rules apply (non-absolute executables need v239+). Returns -EINVAL with *ret_error set to a
+ * static explanation on a syntax error. */
+int exec_command_parse(const char *value, unsigned systemd, ExecCommand **ret, size_t *ret_n,
+                       const char **ret_error);
