@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "hashmap.h"
+
+void hashmap_init(Hashmap *h) {
+        *h = (Hashmap) {};
+}
+
+void hashmap_done(Hashmap *h) {
+        free(h->slots);
+        free(h->entries);
+        *h = (Hashmap) {};
+}
+
+uint64_t string_hash(const char *s) {
+        /* FNV-1a, 64 bit */
+        uint64_t x = 0xcbf29ce484222325ULL;
+        for (; *s; s++) {
+                x ^= (unsigned char) *s;
+                x *= 0x100000001b3ULL;
+        }
+        return x;
+}
+
+static size_t *find_slot(const Hashmap *h, const char *key) {
+        size_t mask = h->n_slots - 1, i = string_hash(key) & mask;
+
+        for (;;) {
+                size_t *s = &h->slots[i];
+                if (*s == 0 || streq(h->entries[*s - 1].key, key))
+                        return s;
+                i = (i + 1) & mask;
+        }
+}
+
+static int rehash(Hashmap *h, size_t n_slots) {
+        size_t *slots = calloc(n_slots, sizeof(size_t));
+        if (!slots)
+                return -ENOMEM;
+        free(h->slots);
+        h->slots = slots;
+        h->n_slots = n_slots;
+        for (size_t k = 0; k < h->n_entries; k++)
+                *find_slot(h, h->entries[k].key) = k + 1;
+        return 0;
+}
+
+int hashmap_put(Hashmap *h, const char *key, void *value) {
+        size_t *s;
+
+        if (h->n_slots == 0 || (h->n_entries + 1) * 2 > h->n_slots)
+                if (rehash(h, h->n_slots ? h->n_slots * 2 : 64) < 0)
+                        return -ENOMEM;
+        s = find_slot(h, key);
+        if (*s)
+                return -EEXIST;
+        if (GREEDY_REALLOC(h->entries, h->allocated, h->n_entries + 1) < 0)
+                return -ENOMEM;
+        h->entries[h->n_entries] = (struct HashmapEntry) { key, value };
+        *s = ++h->n_entries;
+        return 0;
+}
+
+void *hashmap_get(const Hashmap *h, const char *key) {
+        size_t *s;
+        if (h->n_slots == 0)
+                return NULL;
+        s = find_slot(h, key);
+        return *s ? h->entries[*s - 1].value : NULL;
+}

@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <dirent.h>
+#include <limits.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "root.h"
+
+int root_open(const char *dir, Root **ret) {
+        _cleanup_(closep) int fd = -EBADF;
+        Root *r;
+        struct stat st;
+
+        fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        r = calloc(1, sizeof(Root));
+        if (!r)
+                return -ENOMEM;
+        r->path = strdup(dir);
+        if (!r->path) {
+                free(r);
+                return -ENOMEM;
+        }
+        r->fd = TAKE_FD(fd);
+        *ret = r;
+        return 0;
+}
+
+Root *root_free(Root *r) {
+        if (!r)
+                return NULL;
+        if (r->fd >= 0)
+                close(r->fd);
+        free(r->path);
+        free(r);
+        return NULL;
+}
+
+/* Components are appended to a growing absolute path; ".." pops one. */
+static int path_push(char **done, const char *comp, size_t len) {
+        size_t l = strlen(*done);
+        bool root = l == 1;
+        char *n = realloc(*done, l + 1 + len + 1);
+
+        if (!n)
+                return -ENOMEM;
+        *done = n;
+        if (!root)
+                n[l++] = '/';
+        memcpy(n + l, comp, len);
+        n[l + len] = 0;
+        return 0;
+}
+
+static void path_pop(char *done) {
+        char *s = strrchr(done, '/');
+        if (!s || s == done)
+                done[1] = 0; /* stays "/" */
+        else
+                *s = 0;
+}
+
+/* Opens the directory at the absolute in-root path dir (which has already been resolved and contains no
+ * symlinks) by walking from the root fd. */
+static int open_resolved(const Root *r, const char *dir) {
+        _cleanup_(closep) int fd = -EBADF;
+        const char *p = dir;
+
+        fd = openat(r->fd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        while (*p) {
+                size_t n;
+                char comp[NAME_MAX + 1];
+                int nfd;
+
+                p += strspn(p, "/");
+                n = strcspn(p, "/");
+                if (n == 0)
+                        break;
+                if (n > NAME_MAX)
+                        return -ENAMETOOLONG;
+                memcpy(comp, p, n);
+                comp[n] = 0;
+                nfd = openat(fd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+                if (nfd < 0)
+                        return -errno;
+                close(fd);
+                fd = nfd;
+                p += n;
+        }
+        return TAKE_FD(fd);
+}
+
+int root_chase(const Root *r, const char *path, ChaseFlags flags, char **ret_path, int *ret_fd) {
+        _cleanup_(freep) char *done = NULL, *todo = NULL;
+        _cleanup_(closep) int fd = -EBADF;
+        unsigned hops = 0;
+        size_t pos = 0;
+        bool missing = false;
+
+        if (!path)
+                return -EINVAL;
+        done = strdup("/");
+        todo = strdup(path);
+        if (!done || !todo)
+                return -ENOMEM;
+        fd = openat(r->fd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+
+        for (;;) {
+                char comp[NAME_MAX + 1];
+                size_t n;
+                struct stat st;
+                int nfd;
+                bool last;
+
+                pos += strspn(todo + pos, "/");
+                n = strcspn(todo + pos, "/");
+                if (n == 0)
+                        break;
+                if (n > NAME_MAX)
+                        return -ENAMETOOLONG;
+                memcpy(comp, todo + pos, n);
+                comp[n] = 0;
+                pos += n;
+                last = todo[pos + strspn(todo + pos, "/")] == 0;
+
+                if (streq(comp, "."))
+                        continue;
+                if (streq(comp, "..")) {
+                        path_pop(done);
+                        closep(&fd);
+                        fd = open_resolved(r, done);
+                        if (fd < 0)
+                                return fd;
+                        continue;
+                }
+
+                if (missing) {
+                        /* everything below a missing component is just appended */
+                        if (path_push(&done, comp, n) < 0)
+                                return -ENOMEM;
+                        continue;
+                }
+
+                nfd = openat(fd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+                if (nfd < 0) {
+                        if (errno == ENOENT && (flags & CHASE_NONEXISTENT)) {
+                                missing = true;
+                                if (path_push(&done, comp, n) < 0)
+                                        return -ENOMEM;
+                                continue;
+                        }
+                        return -errno;
+                }
+                if (fstat(nfd, &st) < 0) {
+                        int e = -errno;
+                        close(nfd);
+                        return e;
+                }
+
+                if (S_ISLNK(st.st_mode) && !(last && (flags & CHASE_NOFOLLOW_LAST))) {
+                        _cleanup_(freep) char *target = NULL, *rest = NULL;
+                        ssize_t k;
+
+                        close(nfd);
+                        if (++hops > CHASE_SYMLINKS_MAX)
+                                return -ELOOP;
+                        target = malloc(PATH_MAX);
+                        if (!target)
+                                return -ENOMEM;
+                        k = readlinkat(fd, comp, target, PATH_MAX - 1);
+                        if (k < 0)
+                                return -errno;
+                        target[k] = 0;
+                        if (k == 0)
+                                return -ENOENT;
+
+                        /* the rest of the path is appended to the link's target and walked again */
+                        rest = strjoin(target, "/", todo + pos);
+                        if (!rest)
+                                return -ENOMEM;
+                        free(todo);
+                        todo = TAKE_PTR(rest);
+                        pos = 0;
+                        if (target[0] == '/') {
+                                done[1] = 0;
+                                done[0] = '/';
+                                closep(&fd);
+                                fd = openat(r->fd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+                                if (fd < 0)
+                                        return -errno;
+                        }
+                        continue;
+                }
+
+                if (!last && !S_ISDIR(st.st_mode)) {
+                        close(nfd);
+                        return -ENOTDIR;
+                }
+                if (path_push(&done, comp, n) < 0) {
+                        close(nfd);
+                        return -ENOMEM;
+                }
+                close(fd);
+                fd = nfd;
+        }
+
+        if (ret_path)
+                *ret_path = TAKE_PTR(done);
+        if (ret_fd)
+                *ret_fd = missing ? -EBADF : TAKE_FD(fd);
+        return missing ? 1 : 0;
+}
+
+int root_open_file(const Root *r, const char *path, int *ret_fd, char **ret_resolved) {
+        _cleanup_(freep) char *resolved = NULL;
+        _cleanup_(closep) int pfd = -EBADF, fd = -EBADF;
+        char proc[64];
+        struct stat st;
+        int k;
+
+        k = root_chase(r, path, 0, &resolved, &pfd);
+        if (k < 0)
+                return k;
+        if (fstat(pfd, &st) < 0)
+                return -errno;
+        if (S_ISDIR(st.st_mode))
+                return -EISDIR;
+        if (!S_ISREG(st.st_mode))
+                return -EBADFD;
+        /* reopen the O_PATH fd for reading: no second lookup by name, so no race with a swapped symlink */
+        snprintf(proc, sizeof proc, "/proc/self/fd/%d", pfd);
+        fd = open(proc, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd < 0)
+                return -errno;
+        *ret_fd = TAKE_FD(fd);
+        if (ret_resolved)
+                *ret_resolved = TAKE_PTR(resolved);
+        return 0;
+}
+
+static int split_parent(const char *path, char **ret_dir, const char **ret_name) {
+        const char *s = strrchr(path, '/');
+        if (!s) {
+                *ret_dir = strdup("/");
+                *ret_name = path;
+        } else {
+                *ret_dir = s == path ? strdup("/") : strndup_safe(path, s - path);
+                *ret_name = s + 1;
+        }
+        if (!*ret_dir)
+                return -ENOMEM;
+        if (isempty(*ret_name) || streq(*ret_name, ".") || streq(*ret_name, ".."))
+                return -EINVAL;
+        return 0;
+}
+
+int root_readlink(const Root *r, const char *path, char **ret_target) {
+        _cleanup_(freep) char *dir = NULL, *buf = NULL;
+        _cleanup_(closep) int dfd = -EBADF;
+        const char *name;
+        ssize_t k;
+        int e;
+
+        e = split_parent(path, &dir, &name);
+        if (e < 0)
+                return e;
+        e = root_chase(r, dir, 0, NULL, &dfd);
+        if (e < 0)
+                return e;
+        buf = malloc(PATH_MAX);
+        if (!buf)
+                return -ENOMEM;
+        k = readlinkat(dfd, name, buf, PATH_MAX - 1);
+        if (k < 0)
+                return -errno;
+        buf[k] = 0;
+        *ret_target = TAKE_PTR(buf);
+        return 0;
+}
+
+int root_entry_type(const Root *r, const char *path) {
+        _cleanup_(closep) int fd = -EBADF;
+        struct stat st;
+        int e;
+
+        e = root_chase(r, path, CHASE_NOFOLLOW_LAST, NULL, &fd);
+        if (e < 0)
+                return e;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (S_ISREG(st.st_mode))
+                return DT_REG;
+        if (S_ISDIR(st.st_mode))
+                return DT_DIR;
+        if (S_ISLNK(st.st_mode))
+                return DT_LNK;
+        return DT_UNKNOWN;
+}
+
+int root_list_dir(const Root *r, const char *path, char ***ret_names) {
+        _cleanup_(closep) int pfd = -EBADF;
+        _cleanup_(strv_freep) char **names = NULL;
+        size_t n = 0, allocated = 0;
+        DIR *d;
+        int fd, e;
+        struct dirent *de;
+
+        e = root_chase(r, path, 0, NULL, &pfd);
+        if (e < 0)
+                return e;
+        fd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        d = fdopendir(fd);
+        if (!d) {
+                e = -errno;
+                close(fd);
+                return e;
+        }
+        while ((errno = 0, de = readdir(d))) {
+                if (streq(de->d_name, ".") || streq(de->d_name, ".."))
+                        continue;
+                if (GREEDY_REALLOC(names, allocated, n + 2) < 0) {
+                        closedir(d);
+                        return -ENOMEM;
+                }
+                names[n] = strdup(de->d_name);
+                if (!names[n]) {
+                        closedir(d);
+                        return -ENOMEM;
+                }
+                names[++n] = NULL;
+        }
+        e = errno;
+        closedir(d);
+        if (e)
+                return -e;
+        if (!names && !(names = calloc(1, sizeof(char *))))
+                return -ENOMEM;
+        strv_sort(names);
+        *ret_names = TAKE_PTR(names);
+        return 0;
+}
+
+char *root_display_path(const Root *r, const char *path) {
+        if (!r || streq(r->path, "/"))
+                return strdup(path);
+        return path_join(r->path, path);
+}
+
+int root_null_or_empty(const Root *r, const char *path) {
+        _cleanup_(freep) char *resolved = NULL;
+        _cleanup_(closep) int fd = -EBADF;
+        struct stat st;
+        int e;
+
+        /* a symlink to /dev/null inside a root usually dangles (no /dev there): look at the target's name */
+        e = root_chase(r, path, CHASE_NONEXISTENT, &resolved, &fd);
+        if (e < 0)
+                return e;
+        if (streq(resolved, "/dev/null"))
+                return 1;
+        if (e > 0)
+                return -ENOENT;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3))
+                return 1;
+        return S_ISREG(st.st_mode) && st.st_size == 0;
+}

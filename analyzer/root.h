@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* A directory tree treated like a chroot: every path, and every symlink met on the way, is resolved inside it.
+ * An absolute symlink restarts at the root, ".." never climbs above it, loops end with -ELOOP. Resolution is
+ * done one component at a time with openat(O_PATH|O_NOFOLLOW), so the host is never consulted. */
+
+#include "util.h"
+
+typedef struct Root {
+        int fd;        /* O_PATH fd of the root directory */
+        char *path;    /* the root as given (for display), "/" for the host */
+} Root;
+
+#define CHASE_SYMLINKS_MAX 40
+
+typedef enum ChaseFlags {
+        CHASE_NOFOLLOW_LAST = 1 << 0, /* do not follow a symlink in the last component */
+        CHASE_NONEXISTENT = 1 << 1,   /* a missing tail is fine: return the path as far as it goes + the rest */
+} ChaseFlags;
+
+/* Opens dir as a root. Returns -ENOTDIR/-ENOENT/... */
+int root_open(const char *dir, Root **ret);
+Root *root_free(Root *r);
+static inline void root_freep(Root **r) {
+        root_free(*r);
+}
+
+/* Resolves path (absolute, or relative to the root) inside the root. *ret_path gets the canonical absolute path
+ * inside the root; *ret_fd (optional) an O_PATH fd of it. Returns 0, 1 if the path does not exist but
+ * CHASE_NONEXISTENT allowed that, -ELOOP for symlink loops, -ENOENT, ... */
+int root_chase(const Root *r, const char *path, ChaseFlags flags, char **ret_path, int *ret_fd);
+
+/* Opens a regular file for reading after resolving it inside the root. Refuses FIFOs, devices, sockets and
+ * directories (-EBADFD / -EISDIR) without blocking. */
+int root_open_file(const Root *r, const char *path, int *ret_fd, char **ret_resolved);
+
+/* Reads a symlink's target as stored (not resolved), without following anything but the parent directories. */
+int root_readlink(const Root *r, const char *path, char **ret_target);
+
+/* What is at path, without following the last component: DT_REG, DT_DIR, DT_LNK, DT_UNKNOWN for others, or
+ * -ENOENT. */
+int root_entry_type(const Root *r, const char *path);
+
+/* Lists the names in a directory (resolved inside the root), sorted, without "." and "..". -ENOENT if missing,
+ * -ENOTDIR if not a directory. */
+int root_list_dir(const Root *r, const char *path, char ***ret_names);
+
+/* The path to show users: the root's own path joined with path (or path alone for the host). */
+char *root_display_path(const Root *r, const char *path);
+
+/* Is the file at path (following symlinks inside the root) /dev/null or empty? 1 yes, 0 no, <0 error. Used for
+ * masking: a symlink to /dev/null or an empty regular file. */
+int root_null_or_empty(const Root *r, const char *path);

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Path resolution inside a root: symlinks never lead outside it, loops end with -ELOOP. */
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "root.h"
+#include "tap.h"
+
+static char tmpl[] = "/tmp/test-root.XXXXXX";
+
+static void mk(const char *rel, const char *content) {
+        char p[512];
+        FILE *f;
+        snprintf(p, sizeof p, "%s/%s", tmpl, rel);
+        f = fopen(p, "w");
+        if (f) {
+                fputs(content, f);
+                fclose(f);
+        }
+}
+
+static void mkd(const char *rel) {
+        char p[512];
+        snprintf(p, sizeof p, "%s/%s", tmpl, rel);
+        mkdir(p, 0755);
+}
+
+static void ln(const char *target, const char *rel) {
+        char p[512];
+        snprintf(p, sizeof p, "%s/%s", tmpl, rel);
+        if (symlink(target, p) < 0)
+                perror("symlink");
+}
+
+static void check_chase(const Root *r, const char *path, ChaseFlags flags, int want_r, const char *want_path) {
+        _cleanup_(freep) char *got = NULL;
+        int k = root_chase(r, path, flags, &got, NULL);
+        tap_ok(k == want_r && (want_r < 0 || streq_ptr(got, want_path)), "chase %s -> %s (%d)", path,
+               want_path ? want_path : "error", want_r);
+        if (!(k == want_r && (want_r < 0 || streq_ptr(got, want_path))))
+                tap_diag("got %d %s", k, got ? got : "(null)");
+}
+
+int main(void) {
+        _cleanup_(root_freep) Root *r = NULL;
+        _cleanup_(freep) char *disp = NULL;
+        _cleanup_(strv_freep) char **names = NULL;
+        char fifo[512];
+        int fd = -1, k;
+
+        if (!mkdtemp(tmpl)) {
+                perror("mkdtemp");
+                return 1;
+        }
+        mkd("etc");
+        mkd("etc/systemd");
+        mkd("etc/systemd/system");
+        mkd("usr");
+        mkd("usr/lib");
+        mkd("usr/lib/systemd");
+        mkd("usr/lib/systemd/system");
+        ln("usr/lib", "lib");
+        mk("usr/lib/systemd/system/a.service", "[Unit]\n");
+        mk("etc/hostname", "inside\n");
+        mk("etc/systemd/system/empty.service", "");
+        ln("/etc/hostname", "etc/systemd/system/abs.service");
+        ln("../../../../../../../../etc/hostname", "etc/systemd/system/dotdot.service");
+        ln("/dev/null", "etc/systemd/system/masked.service");
+        ln("loop2.service", "etc/systemd/system/loop1.service");
+        ln("loop1.service", "etc/systemd/system/loop2.service");
+        ln("/lib/systemd/system/a.service", "etc/systemd/system/alias.service");
+        snprintf(fifo, sizeof fifo, "%s/etc/systemd/system/fifo.service", tmpl);
+        mkfifo(fifo, 0644);
+
+        tap_ok(root_open(tmpl, &r) == 0, "root_open");
+        check_chase(r, "/lib/systemd/system/a.service", 0, 0, "/usr/lib/systemd/system/a.service");
+        check_chase(r, "/etc/systemd/system/abs.service", 0, 0, "/etc/hostname");
+        check_chase(r, "/etc/systemd/system/dotdot.service", 0, 0, "/etc/hostname");
+        check_chase(r, "/../../../etc/hostname", 0, 0, "/etc/hostname");
+        check_chase(r, "etc//systemd/./system/../system/alias.service", 0, 0, "/usr/lib/systemd/system/a.service");
+        check_chase(r, "/etc/systemd/system/alias.service", CHASE_NOFOLLOW_LAST, 0,
+                    "/etc/systemd/system/alias.service");
+        check_chase(r, "/etc/systemd/system/loop1.service", 0, -ELOOP, NULL);
+        check_chase(r, "/etc/systemd/system/missing.service", 0, -ENOENT, NULL);
+        check_chase(r, "/etc/systemd/system/missing.d/x.conf", CHASE_NONEXISTENT, 1,
+                    "/etc/systemd/system/missing.d/x.conf");
+        check_chase(r, "/etc/systemd/system/masked.service", CHASE_NONEXISTENT, 1, "/dev/null");
+        check_chase(r, "/etc/hostname/x", 0, -ENOTDIR, NULL);
+
+        {
+                /* the content read through an escaping symlink is the root's file, not the host's */
+                char buf[64] = {};
+                tap_ok(root_open_file(r, "/etc/systemd/system/dotdot.service", &fd, NULL) == 0 &&
+                               read(fd, buf, sizeof buf - 1) > 0 && streq(buf, "inside\n"),
+                       "reading through ../../.. stays inside the root");
+                if (fd >= 0)
+                        close(fd);
+        }
+        k = root_open_file(r, "/etc/systemd/system/fifo.service", &fd, NULL);
+        TAP_INTEQ(k, -EBADFD, "a FIFO is refused without blocking");
+        k = root_open_file(r, "/etc/systemd", &fd, NULL);
+        TAP_INTEQ(k, -EISDIR, "a directory is refused");
+        TAP_INTEQ(root_null_or_empty(r, "/etc/systemd/system/masked.service"), 1, "symlink to /dev/null is a mask");
+        TAP_INTEQ(root_null_or_empty(r, "/etc/systemd/system/empty.service"), 1, "empty file is a mask");
+        TAP_INTEQ(root_null_or_empty(r, "/lib/systemd/system/a.service"), 0, "a unit file is no mask");
+        TAP_INTEQ(root_entry_type(r, "/etc/systemd/system/alias.service"), DT_LNK, "entry type of a symlink");
+        TAP_INTEQ(root_entry_type(r, "/lib"), DT_LNK, "entry type of /lib");
+        TAP_INTEQ(root_entry_type(r, "/lib/systemd"), DT_DIR, "entry type through a symlinked dir");
+        tap_ok(root_list_dir(r, "/lib/systemd/system", &names) == 0 && strv_length(names) == 1 &&
+                       streq(names[0], "a.service"),
+               "list a directory through a symlink");
+        {
+                _cleanup_(freep) char *t = NULL;
+                tap_ok(root_readlink(r, "/etc/systemd/system/alias.service", &t) == 0 &&
+                               streq(t, "/lib/systemd/system/a.service"),
+                       "readlink returns the stored target");
+        }
+        disp = root_display_path(r, "/etc/x");
+        tap_ok(disp && startswith(disp, tmpl) && endswith(disp, "/etc/x"), "display path carries the root");
+
+        {
+                char cmd[600];
+                snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpl);
+                if (system(cmd) != 0)
+                        tap_diag("cleanup failed");
+        }
+        return tap_done();
+}
