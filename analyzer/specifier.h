@@ -17,10 +17,20 @@ typedef struct SpecifierContext {
         unsigned systemd;  /* version rules; 0 = newest */
         /* optional values known about the target system; NULL = unknown */
         const char *hostname, *machine_id, *boot_id, *kernel_release, *architecture;
+        /* the unit's User= (NULL = none): before v236 %u %U %h %s described this user, later the manager's */
+        const char *user;
+        /* the unit's fragment path inside the root, for %y/%Y (v251); NULL = unknown */
+        const char *fragment_path;
 } SpecifierContext;
 
 /* Expands specifiers in s. Returns 0 and *ret on success. An unknown alphanumeric specifier is an error from
- * v236 (-EBADMSG, the assignment is rejected) and kept verbatim before. A specifier whose value cannot be known
- * offline returns -ENXIO and names it in *ret_unknown (static string like "%H") unless the context has it. */
+ * v236 (-EBADMSG, the assignment is rejected) and kept verbatim before; so is a letter outside the name subset
+ * with SPECIFIER_USE_UNIT_NAME. A specifier whose value cannot be known offline returns -ENXIO and names it in
+ * *ret_unknown (static string like "%H") unless the context has it. A specifier whose value cannot be computed
+ * (%f of an instance that is not a valid escaped path) gives -EINVAL, also named. -ENOMEM on OOM. ret_unknown
+ * may be NULL. */
 int specifier_expand(const char *s, const SpecifierContext *c, SpecifierUse use, char **ret,
                      const char **ret_unknown);
+
+/* Whether the letter is a specifier for this use in this version (0 = newest). */
+bool specifier_is_known(char letter, SpecifierUse use, unsigned systemd);
