@@ -13,12 +13,14 @@ typedef struct Rules Rules;
 const char *rules_default_dir(void);
 
 /* Loads every rules file from dir (NULL: rules_default_dir()). Returns 0, or -EBADMSG/-ENOENT/... with a
- * DIAG_ERROR naming file:line. */
+ * DIAG_ERROR naming file:line. Each file is validated against its RelaxNG schema in dir/schema/ first. */
 int rules_load(const char *dir, Rules **ret, DiagList *diags);
 Rules *rules_free(Rules *r);
 static inline void rules_freep(Rules **r) {
         rules_free(*r);
 }
+/* The paths of the files that were loaded, in load order (a new strv, NULL on OOM). */
+char **rules_file_paths(const Rules *r);
 
 /* ---- releases (rules/targets.xml) */
 
@@ -28,8 +30,12 @@ int rules_target_version(const Rules *r, const char *name, unsigned *ret_version
 /* All canonical target names, in file order (for --help, completion and error messages). */
 char **rules_target_names(const Rules *r);
 
-/* The modelled systemd versions nearest below or equal to v (for choosing a base model): returns 0 if none. */
+/* The newest systemd version of any target (0 if there are none). The comment here used to speak of "the versions
+ * nearest below or equal to v", which the signature cannot do; choosing a base model for v belongs to the base-model
+ * rules, which can add their own lookup. */
 unsigned rules_newest_version(const Rules *r);
+/* The free-text note of a target (e.g. a point release with another systemd), or NULL. */
+const char *rules_target_note(const Rules *r, const char *name);
 
 /* ---- unit-file keys (rules/unit-keys.xml) */
 
@@ -43,6 +49,9 @@ typedef enum KeyKind {
         _KEY_KIND_INVALID = -EINVAL,
 } KeyKind;
 
+const char *key_kind_to_string(KeyKind k);    /* "single", "list", "dependency", "condition", "assert" */
+KeyKind key_kind_from_string(const char *s);
+
 typedef enum ValueType {
         VALUE_STRING,
         VALUE_BOOL,
@@ -55,6 +64,9 @@ typedef enum ValueType {
         _VALUE_TYPE_INVALID = -EINVAL,
 } ValueType;
 
+const char *value_type_to_string(ValueType t); /* "string", "bool", "unit-list", "path-list", "path", "exec", "enum" */
+ValueType value_type_from_string(const char *s);
+
 typedef struct KeyInfo {
         const char *name;     /* "PrivateTmp" */
         const char *section;  /* "Service" for exec-context keys etc.; see unit_types for where it may appear */
@@ -63,14 +75,26 @@ typedef struct KeyInfo {
         ValueType type;
         unsigned since;       /* first systemd version that knows it (0 = always) */
         unsigned until;       /* last version that knows it (0 = still known) */
-        char **values;        /* for VALUE_ENUM (and bools with extra words like PrivateTmp=disconnected) */
+        char **values;        /* for VALUE_ENUM (and bools with extra words like PrivateTmp=disconnected); a word
+                               * ending in ':' is a prefix (StandardOutput=file:PATH); see rules_key_value_known() */
         const char *renamed_to; /* for deprecated aliases, or NULL */
+        unsigned ignored_since; /* systemd still accepts the key but ignores it from this version on (0 = never) */
 } KeyInfo;
 
 /* Looks a key up for a unit of type t in section at systemd version v. Returns NULL when unknown (the caller
- * decides between "unknown key" and "not known to this version" with rules_key_lookup_any()). */
+ * decides between "unknown key" and "not known to this version" with rules_key_lookup_any()). One hash lookup
+ * and a walk over the (one to three) entries of that name. */
 const KeyInfo *rules_key_lookup(const Rules *r, UnitType t, const char *section, const char *key, unsigned v);
-/* Any version, any section: for "did you mean" and "not supported by systemd N" messages. */
+/* Any version, any section: for "did you mean" and "not supported by systemd N" messages. Of several entries of
+ * that name it returns the one with the smallest since. */
 const KeyInfo *rules_key_lookup_any(const Rules *r, const char *key);
+/* Whether value is accepted for k by systemd v: booleans for VALUE_BOOL, k->values with their versions for bools
+ * and enums, anything for other types (their syntax is checked elsewhere). */
+bool rules_key_value_known(const KeyInfo *k, const char *value, unsigned v);
+/* The versions of one word of k->values (prefix words match by prefix). Returns 0, or -ENOENT. */
+int rules_key_value_since(const KeyInfo *k, const char *value, unsigned *ret_since, unsigned *ret_until);
+/* Every key entry in file order (for listings and tests). */
+size_t rules_key_count(const Rules *r);
+const KeyInfo *rules_key_get(const Rules *r, size_t i);
 /* Is section valid for unit type t ("Unit", "Install", the type section)? */
 bool rules_section_is_valid(UnitType t, const char *section);

@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The rules module: the real rules directory ($BOOTRACE_RULES_DIR), target and key lookups, and broken rules files
+ * in a temporary directory, each of which must give a DIAG_ERROR naming the right file and line. */
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "rules.h"
+#include "tap.h"
+
+static char tmpdir[] = "/tmp/test-rules.XXXXXX";
+
+static int write_file(const char *dir, const char *name, const char *text) {
+        _cleanup_(freep) char *p = strjoin(dir, "/", name);
+        _cleanup_(fclosep) FILE *f = NULL;
+
+        if (!p || !(f = fopen(p, "we")))
+                return -errno;
+        fputs(text, f);
+        return fflush(f) == 0 ? 0 : -errno;
+}
+
+static int copy_file(const char *from, const char *to) {
+        _cleanup_(closep) int fd = open(from, O_RDONLY | O_CLOEXEC);
+        _cleanup_(freep) char *buf = NULL;
+        _cleanup_(fclosep) FILE *f = NULL;
+        size_t n;
+
+        if (fd < 0 || read_full_fd(fd, 1U << 20, &buf, &n) < 0 || !(f = fopen(to, "we")))
+                return -EIO;
+        return fwrite(buf, 1, n, f) == n ? 0 : -EIO;
+}
+
+static const char *valid_targets =
+        "<?xml version=\"1.0\"?>\n"
+        "<targets>\n"
+        "  <target name=\"debian-bookworm\" systemd=\"252\" status=\"measured\"/>\n"
+        "</targets>\n";
+static const char *valid_keys =
+        "<?xml version=\"1.0\"?>\n"
+        "<unit-keys>\n"
+        "  <section name=\"Unit\">\n"
+        "    <key name=\"After\" kind=\"dependency\" type=\"unit-list\" since=\"0\"/>\n"
+        "  </section>\n"
+        "</unit-keys>\n";
+
+/* Writes targets.xml and unit-keys.xml into a fresh directory (with the real schemas), loads it and checks that it
+ * fails with a DIAG_ERROR at file:line and that nothing was printed to stderr. */
+static void check_broken(const char *name, const char *targets, const char *keys, const char *bad_file,
+                         unsigned bad_line, const char *needle) {
+        _cleanup_(freep) char *dir = NULL, *schema = NULL, *want_file = NULL, *errpath = NULL;
+        _cleanup_(rules_freep) Rules *r = NULL;
+        DiagList diags = {};
+        bool found = false;
+        int k, saved, errfd;
+        struct stat st;
+        static unsigned n;
+
+        if (asprintf_safe(&dir, "%s/%u", tmpdir, n++) < 0 || mkdir(dir, 0755) < 0)
+                goto fail;
+        schema = strjoin(dir, "/schema");
+        if (!schema || mkdir(schema, 0755) < 0)
+                goto fail;
+        for (const char *s = "targets.rng"; s; s = streq(s, "targets.rng") ? "unit-keys.rng" : NULL) {
+                _cleanup_(freep) char *from = strjoin(rules_default_dir(), "/schema/", s);
+                _cleanup_(freep) char *to = strjoin(schema, "/", s);
+                if (!from || !to || copy_file(from, to) < 0)
+                        goto fail;
+        }
+        if ((targets && write_file(dir, "targets.xml", targets) < 0) ||
+            (keys && write_file(dir, "unit-keys.xml", keys) < 0))
+                goto fail;
+        want_file = strjoin(dir, "/", bad_file);
+        errpath = strjoin(dir, "/stderr");
+        if (!want_file || !errpath)
+                goto fail;
+
+        /* libxml2 must not print anything itself */
+        fflush(stderr);
+        saved = dup(STDERR_FILENO);
+        errfd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (saved < 0 || errfd < 0)
+                goto fail;
+        dup2(errfd, STDERR_FILENO);
+        close(errfd);
+        k = rules_load(dir, &r, &diags);
+        fflush(stderr);
+        dup2(saved, STDERR_FILENO);
+        close(saved);
+
+        tap_ok(k < 0, "%s: load fails (%s)", name, strerror(k < 0 ? -k : 0));
+        for (size_t i = 0; i < diags.n; i++) {
+                const Diag *d = &diags.items[i];
+                tap_diag("  %s:%u: %s: %s", strna(d->file), d->line, diag_level_to_string(d->level), d->message);
+                if (d->level == DIAG_ERROR && streq_ptr(d->file, want_file) && d->line == bad_line &&
+                    (!needle || strstr(d->message, needle)))
+                        found = true;
+        }
+        tap_ok(found, "%s: DIAG_ERROR at %s:%u%s%s", name, bad_file, bad_line, needle ? " mentioning " : "",
+               strempty(needle));
+        tap_ok(stat(errpath, &st) == 0 && st.st_size == 0, "%s: nothing printed to stderr", name);
+        diag_list_done(&diags);
+        return;
+fail:
+        tap_ok(false, "%s: setting up %s: %s", name, strna(dir), strerror(errno));
+        diag_list_done(&diags);
+}
+
+static void test_broken(void) {
+        check_broken("malformed XML", "<?xml version=\"1.0\"?>\n<targets>\n  <target name=\"a\" systemd=\"1\" "
+                     "status=\"verified\">\n</targets>\n", valid_keys, "targets.xml", 4, NULL);
+        check_broken("schema violation", "<?xml version=\"1.0\"?>\n<targets>\n  <target name=\"a\" systemd=\"1\" "
+                     "status=\"maybe\"/>\n</targets>\n", valid_keys, "targets.xml", 3, NULL);
+        check_broken("unknown element", valid_targets, "<?xml version=\"1.0\"?>\n<unit-keys>\n  <section name="
+                     "\"Unit\">\n    <kee name=\"After\"/>\n  </section>\n</unit-keys>\n", "unit-keys.xml", 4, NULL);
+        check_broken("duplicate target", "<?xml version=\"1.0\"?>\n<targets>\n"
+                     "  <target name=\"debian-bookworm\" systemd=\"252\" status=\"measured\"/>\n"
+                     "  <target name=\"debian-bookworm\" systemd=\"253\" status=\"measured\"/>\n</targets>\n",
+                     valid_keys, "targets.xml", 4, "duplicate");
+        check_broken("duplicate alias", "<?xml version=\"1.0\"?>\n<targets>\n"
+                     "  <target name=\"debian-bookworm\" systemd=\"252\" status=\"measured\"/>\n"
+                     "  <target name=\"rhel-9\" systemd=\"252\" status=\"verified\">\n"
+                     "    <alias name=\"Debian-Bookworm\"/>\n  </target>\n</targets>\n",
+                     valid_keys, "targets.xml", 5, "duplicate");
+        check_broken("bad target version", "<?xml version=\"1.0\"?>\n<targets>\n"
+                     "  <target name=\"x\" systemd=\"25x\" status=\"measured\"/>\n</targets>\n",
+                     valid_keys, "targets.xml", 3, "not a systemd version");
+        check_broken("bad key version", valid_targets, "<?xml version=\"1.0\"?>\n<unit-keys>\n"
+                     "  <section name=\"Unit\">\n"
+                     "    <key name=\"After\" kind=\"dependency\" type=\"unit-list\" since=\"v229\"/>\n"
+                     "  </section>\n</unit-keys>\n", "unit-keys.xml", 4, "not a systemd version");
+        check_broken("since after until", valid_targets, "<?xml version=\"1.0\"?>\n<unit-keys>\n"
+                     "  <section name=\"Unit\">\n\n"
+                     "    <key name=\"After\" kind=\"dependency\" type=\"unit-list\" since=\"250\" until=\"249\"/>\n"
+                     "  </section>\n</unit-keys>\n", "unit-keys.xml", 5, "after until");
+        check_broken("duplicate key", valid_targets, "<?xml version=\"1.0\"?>\n<unit-keys>\n"
+                     "  <type-section unit-types=\"service socket\">\n"
+                     "    <key name=\"PrivateTmp\" kind=\"single\" type=\"bool\" since=\"0\"/>\n"
+                     "  </type-section>\n"
+                     "  <type-section unit-types=\"socket\">\n"
+                     "    <key name=\"PrivateTmp\" kind=\"single\" type=\"bool\" since=\"200\"/>\n"
+                     "  </type-section>\n</unit-keys>\n", "unit-keys.xml", 7, "defined twice");
+        check_broken("unknown unit type", valid_targets, "<?xml version=\"1.0\"?>\n<unit-keys>\n"
+                     "  <type-section unit-types=\"service sokcet\">\n"
+                     "    <key name=\"PrivateTmp\" kind=\"single\" type=\"bool\" since=\"0\"/>\n"
+                     "  </type-section>\n</unit-keys>\n", "unit-keys.xml", 3, "unknown unit type");
+        check_broken("DTD refused", "<?xml version=\"1.0\"?>\n<!DOCTYPE targets [ <!ENTITY x \"y\"> ]>\n<targets>\n"
+                     "  <target name=\"a\" systemd=\"1\" status=\"verified\"/>\n</targets>\n",
+                     valid_keys, "targets.xml", 2, "DTD");
+        check_broken("undefined entity", "<?xml version=\"1.0\"?>\n<targets>\n"
+                     "  <target name=\"a&ext;\" systemd=\"1\" status=\"verified\"/>\n</targets>\n",
+                     valid_keys, "targets.xml", 3, NULL);
+        check_broken("missing file", valid_targets, NULL, "unit-keys.xml", 0, "missing");
+}
+
+static void test_targets(const Rules *r) {
+        _cleanup_(strv_freep) char **names = rules_target_names(r);
+        const char *canonical = NULL;
+        unsigned v = 0;
+
+        TAP_INTEQ(rules_target_version(r, "ubuntu-xenial", &v, &canonical), 0, "ubuntu-xenial is known");
+        TAP_INTEQ(v, 229, "ubuntu-xenial has systemd 229");
+        TAP_STREQ(canonical, "ubuntu-xenial", "ubuntu-xenial is canonical");
+        static const struct { const char *name, *canonical; unsigned version; } cases[] = {
+                { "xenial", "ubuntu-xenial", 229 },       { "ubuntu-16.04", "ubuntu-xenial", 229 },
+                { "16.04", "ubuntu-xenial", 229 },        { "Ubuntu-Xenial", "ubuntu-xenial", 229 },
+                { "bionic", "ubuntu-bionic", 237 },       { "ubuntu-focal", "ubuntu-focal", 245 },
+                { "jammy", "ubuntu-jammy", 249 },         { "ubuntu-24.04", "ubuntu-noble", 255 },
+                { "debian-9", "debian-stretch", 232 },    { "buster", "debian-buster", 241 },
+                { "debian-11", "debian-bullseye", 247 },  { "debian-12", "debian-bookworm", 252 },
+                { "bookworm", "debian-bookworm", 252 },   { "trixie", "debian-trixie", 257 },
+                { "rhel-7", "rhel-7", 219 },              { "el8", "rhel-8", 239 },
+                { "rhel-9", "rhel-9", 252 },              { "el9", "rhel-9", 252 },
+                { "centos-stream-9", "rhel-9", 252 },
+        };
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                v = 0;
+                canonical = NULL;
+                tap_ok(rules_target_version(r, cases[i].name, &v, &canonical) == 0 && v == cases[i].version &&
+                       streq_ptr(canonical, cases[i].canonical),
+                       "target %s -> %s (%u)", cases[i].name, cases[i].canonical, cases[i].version);
+        }
+        TAP_INTEQ(rules_target_version(r, "ubuntu-warty", &v, NULL), -ENOENT, "unknown target is -ENOENT");
+        TAP_INTEQ(rules_target_version(r, "", &v, NULL), -EINVAL, "empty target is -EINVAL");
+        TAP_INTEQ(strv_length(names), 13, "13 canonical targets");
+        TAP_STREQ(names ? names[0] : NULL, "ubuntu-xenial", "targets in file order");
+        tap_ok(strv_contains(names, "rhel-9") && !strv_contains(names, "el9"), "names are canonical only");
+        TAP_INTEQ(rules_newest_version(r), 257, "newest target version is 257");
+        tap_ok(rules_target_note(r, "rhel-7") && strstr(rules_target_note(r, "rhel-7"), "208"),
+               "rhel-7 notes the 208 point releases");
+}
+
+static void test_keys(const Rules *r) {
+        const KeyInfo *k;
+        unsigned since = 0, until = 0;
+
+        k = rules_key_lookup(r, UNIT_SERVICE, "Service", "PrivateTmp", 229);
+        tap_ok(k && k->kind == KEY_SINGLE && k->type == VALUE_BOOL, "PrivateTmp in [Service] at 229: single bool");
+        tap_ok(k && rules_key_value_known(k, "yes", 229) && rules_key_value_known(k, "Off", 229),
+               "PrivateTmp=yes/Off known at 229");
+        tap_ok(k && !rules_key_value_known(k, "disconnected", 256), "PrivateTmp=disconnected unknown at 256");
+        tap_ok(k && rules_key_value_known(k, "disconnected", 257), "PrivateTmp=disconnected known at 257");
+        tap_ok(k && !rules_key_value_known(k, "maybe", 257), "PrivateTmp=maybe never known");
+        tap_ok(k && rules_key_value_since(k, "disconnected", &since, &until) == 0 && since == 257 && until == 0,
+               "disconnected: since 257");
+        tap_ok(!!rules_key_lookup(r, UNIT_SOCKET, "Socket", "PrivateTmp", 229), "PrivateTmp in [Socket] (exec context)");
+        tap_ok(!rules_key_lookup(r, UNIT_TIMER, "Timer", "PrivateTmp", 257), "PrivateTmp not in [Timer]");
+        tap_ok(!rules_key_lookup(r, UNIT_SERVICE, "Socket", "PrivateTmp", 257), "[Socket] not valid in a service");
+
+        tap_ok(!rules_key_lookup(r, UNIT_SERVICE, "Unit", "WantsMountsFor", 252), "WantsMountsFor unknown at 252");
+        k = rules_key_lookup(r, UNIT_MOUNT, "Unit", "WantsMountsFor", 256);
+        tap_ok(k && k->kind == KEY_DEPENDENCY && k->type == VALUE_PATH_LIST, "WantsMountsFor at 256: dependency");
+        k = rules_key_lookup_any(r, "WantsMountsFor");
+        tap_ok(k && k->since == 256, "WantsMountsFor appeared in 256");
+        k = rules_key_lookup(r, UNIT_TARGET, "Unit", "RequiresMountsFor", 219);
+        tap_ok(k && k->kind == KEY_DEPENDENCY, "RequiresMountsFor cannot be reset");
+
+        k = rules_key_lookup(r, UNIT_SERVICE, "Unit", "After", 219);
+        tap_ok(k && k->kind == KEY_DEPENDENCY && k->type == VALUE_UNIT_LIST, "After is a dependency");
+        tap_ok(!rules_key_lookup(r, UNIT_SERVICE, "Service", "After", 257), "After does not belong in [Service]");
+        k = rules_key_lookup(r, UNIT_SERVICE, "Service", "ExecStart", 219);
+        tap_ok(k && k->kind == KEY_LIST && k->type == VALUE_EXEC, "ExecStart is an exec list");
+        k = rules_key_lookup(r, UNIT_SERVICE, "Service", "ReadWritePaths", 257);
+        tap_ok(k && k->kind == KEY_LIST && k->type == VALUE_PATH_LIST, "ReadWritePaths is a resettable path list");
+        k = rules_key_lookup(r, UNIT_PATH, "Unit", "ConditionPathExists", 219);
+        tap_ok(k && k->kind == KEY_CONDITION, "ConditionPathExists is a condition");
+        k = rules_key_lookup(r, UNIT_PATH, "Unit", "AssertPathExists", 219);
+        tap_ok(k && k->kind == KEY_ASSERT, "AssertPathExists is an assert");
+        tap_ok(!rules_key_lookup(r, UNIT_SERVICE, "Unit", "ConditionCredential", 251) &&
+               rules_key_lookup(r, UNIT_SERVICE, "Unit", "ConditionCredential", 252), "ConditionCredential from 252");
+        tap_ok(!rules_key_lookup(r, UNIT_SERVICE, "Unit", "Frobnicate", 257) &&
+               !rules_key_lookup_any(r, "Frobnicate"), "unknown key");
+        tap_ok(!rules_key_lookup(r, UNIT_SERVICE, "Unit", "Upholds", 248) &&
+               rules_key_lookup(r, UNIT_SERVICE, "Unit", "Upholds", 249), "Upholds from 249");
+        tap_ok(!rules_key_lookup(r, UNIT_SERVICE, "Install", "UpheldBy", 253) &&
+               rules_key_lookup(r, UNIT_SERVICE, "Install", "UpheldBy", 254), "[Install] UpheldBy from 254");
+        tap_ok(!!rules_key_lookup(r, UNIT_TARGET, "Install", "WantedBy", 219), "WantedBy in a target's [Install]");
+        tap_ok(!rules_key_lookup(r, UNIT_TARGET, "Target", "WantedBy", 257), "targets have no [Target]");
+
+        k = rules_key_lookup(r, UNIT_SERVICE, "Service", "ProtectSystem", 232);
+        tap_ok(k && rules_key_value_known(k, "strict", 232) && !rules_key_value_known(k, "strict", 231) &&
+               rules_key_value_known(k, "full", 231), "ProtectSystem=strict from 232, full before");
+        k = rules_key_lookup(r, UNIT_SERVICE, "Service", "StandardOutput", 240);
+        tap_ok(k && k->type == VALUE_ENUM && rules_key_value_known(k, "append:/var/log/x", 240) &&
+               !rules_key_value_known(k, "truncate:/var/log/x", 247) && !rules_key_value_known(k, "files", 257),
+               "StandardOutput prefixes by version");
+        k = rules_key_lookup(r, UNIT_SERVICE, "Service", "Type", 252);
+        tap_ok(k && k->type == VALUE_ENUM && !rules_key_value_known(k, "notify-reload", 252) &&
+               rules_key_value_known(k, "notify-reload", 253), "Type=notify-reload from 253");
+        k = rules_key_lookup(r, UNIT_MOUNT, "Mount", "Type", 252);
+        tap_ok(k && k->type == VALUE_STRING, "Type= of a mount is a file system type");
+
+        tap_ok(rules_key_lookup(r, UNIT_SERVICE, "Service", "ManagedOOMMemoryPressureLimitPercent", 247) &&
+               !rules_key_lookup(r, UNIT_SERVICE, "Service", "ManagedOOMMemoryPressureLimitPercent", 248),
+               "ManagedOOMMemoryPressureLimitPercent only in 247");
+        k = rules_key_lookup(r, UNIT_SERVICE, "Service", "Capabilities", 257);
+        tap_ok(k && k->ignored_since == 230, "Capabilities= ignored since 230");
+        k = rules_key_lookup(r, UNIT_SERVICE, "Unit", "BindTo", 257);
+        tap_ok(k && streq_ptr(k->renamed_to, "BindsTo"), "BindTo= is an alias of BindsTo=");
+        tap_ok(rules_key_lookup(r, UNIT_SERVICE, "Service", "OOMPolicy", 243) &&
+               !rules_key_lookup(r, UNIT_SCOPE, "Scope", "OOMPolicy", 247) &&
+               rules_key_lookup(r, UNIT_SCOPE, "Scope", "OOMPolicy", 252), "OOMPolicy: [Service] 243, [Scope] 252");
+        k = rules_key_lookup(r, UNIT_SLICE, "Slice", "MemoryMax", 257);
+        tap_ok(k && k->unit_types & (1U << UNIT_SCOPE) && !(k->unit_types & (1U << UNIT_TIMER)),
+               "MemoryMax: cgroup context");
+
+        tap_ok(rules_section_is_valid(UNIT_SERVICE, "Service") && rules_section_is_valid(UNIT_DEVICE, "Install") &&
+               !rules_section_is_valid(UNIT_TARGET, "Target") && !rules_section_is_valid(UNIT_SOCKET, "Service"),
+               "sections per unit type");
+        tap_ok(rules_key_count(r) > 500, "more than 500 key entries (%zu)", rules_key_count(r));
+        for (size_t i = 0; i < rules_key_count(r); i++) {
+                k = rules_key_get(r, i);
+                if (k->renamed_to && !rules_key_lookup_any(r, k->renamed_to)) {
+                        tap_ok(false, "%s= renamed to a known key", k->name);
+                        return;
+                }
+        }
+}
+
+int main(void) {
+        _cleanup_(rules_freep) Rules *r = NULL;
+        _cleanup_(strv_freep) char **files = NULL;
+        DiagList diags = {};
+        int k;
+
+        k = rules_load(NULL, &r, &diags);
+        for (size_t i = 0; i < diags.n; i++)
+                tap_diag("%s:%u: %s", strna(diags.items[i].file), diags.items[i].line, diags.items[i].message);
+        tap_ok(k == 0, "loading %s: %s", rules_default_dir(), strerror(k < 0 ? -k : 0));
+        TAP_INTEQ(diags.n, 0, "no diagnostics for the shipped rules");
+        diag_list_done(&diags);
+        if (k < 0)
+                return tap_done();
+        files = rules_file_paths(r);
+        TAP_INTEQ(strv_length(files), 2, "two rules files loaded");
+
+        test_targets(r);
+        test_keys(r);
+
+        if (!mkdtemp(tmpdir)) {
+                tap_ok(false, "mkdtemp: %s", strerror(errno));
+                return tap_done();
+        }
+        test_broken();
+        {
+                _cleanup_(freep) char *cmd = strjoin("rm -rf ", tmpdir);
+                if (cmd)
+                        (void) !system(cmd);
+        }
+        return tap_done();
+}
