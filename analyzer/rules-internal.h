@@ -84,6 +84,8 @@ void rules_unit_keys_done(Rules *r);
  * naming file:line and returns -EBADMSG when the value is not a number (or missing and required). */
 int rules_parse_version(const RulesFile *f, xmlNode *n, const char *attr, bool required, unsigned *ret,
                         DiagList *diags);
+/* Adds a DIAG_ERROR at file:line and returns -EBADMSG (or -ENOMEM). */
+int rules_bad(DiagList *diags, const char *file, unsigned line, const char *fmt, ...) _printf_(4, 5);
 /* Section names and unit type names without depending on the unit-name module. */
 const char *rules_type_section(UnitType t);
 UnitType rules_unit_type_from_string(const char *s);

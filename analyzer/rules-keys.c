@@ -92,13 +92,13 @@ static int parse_values(KeyEntry *e, const RulesFile *f, xmlNode *n, DiagList *d
                         m++;
         if (m == 0)
                 return e->info.type == VALUE_ENUM
-                               ? diag_add(diags, DIAG_ERROR, f->path, xml_line(n), "enum key %s= has no <value>",
-                                          e->info.name) ?: -EBADMSG
+                               ? rules_bad(diags, f->path, xml_line(n), "enum key %s= has no <value>",
+                                          e->info.name)
                                : 0;
         if (e->info.type != VALUE_ENUM && e->info.type != VALUE_BOOL)
-                return diag_add(diags, DIAG_ERROR, f->path, xml_line(n),
+                return rules_bad(diags, f->path, xml_line(n),
                                 "<value> is only allowed for type=\"enum\" and type=\"bool\" (key %s=)",
-                                e->info.name) ?: -EBADMSG;
+                                e->info.name);
 
         e->value_since = calloc(m, sizeof(unsigned));
         e->value_until = calloc(m, sizeof(unsigned));
@@ -111,23 +111,23 @@ static int parse_values(KeyEntry *e, const RulesFile *f, xmlNode *n, DiagList *d
                 if (!xml_is(c, "value"))
                         continue;
                 if (isempty(v))
-                        return diag_add(diags, DIAG_ERROR, f->path, xml_line(c), "empty <value> name") ?: -EBADMSG;
+                        return rules_bad(diags, f->path, xml_line(c), "empty <value> name");
                 if (strv_contains(e->info.values, v))
-                        return diag_add(diags, DIAG_ERROR, f->path, xml_line(c), "duplicate value \"%s\" of %s=",
-                                        v, e->info.name) ?: -EBADMSG;
+                        return rules_bad(diags, f->path, xml_line(c), "duplicate value \"%s\" of %s=",
+                                        v, e->info.name);
                 q = rules_parse_version(f, c, "since", false, &e->value_since[m], diags);
                 if (q >= 0)
                         q = rules_parse_version(f, c, "until", false, &e->value_until[m], diags);
                 if (q < 0)
                         return q;
                 if (e->value_until[m] > 0 && e->value_since[m] > e->value_until[m])
-                        return diag_add(diags, DIAG_ERROR, f->path, xml_line(c),
+                        return rules_bad(diags, f->path, xml_line(c),
                                         "value \"%s\" of %s=: since=%u is after until=%u", v, e->info.name,
-                                        e->value_since[m], e->value_until[m]) ?: -EBADMSG;
+                                        e->value_since[m], e->value_until[m]);
                 if (e->value_since[m] > 0 && e->value_since[m] < e->info.since)
-                        return diag_add(diags, DIAG_ERROR, f->path, xml_line(c),
+                        return rules_bad(diags, f->path, xml_line(c),
                                         "value \"%s\" of %s= is older (since=%u) than its key (since=%u)", v,
-                                        e->info.name, e->value_since[m], e->info.since) ?: -EBADMSG;
+                                        e->info.name, e->value_since[m], e->info.since);
                 if (strv_extend(&e->info.values, v) < 0)
                         return -ENOMEM;
                 m++;
@@ -143,8 +143,7 @@ static int parse_key(Rules *r, const RulesFile *f, xmlNode *n, const char *secti
         int q;
 
         if (isempty(name) || strpbrk(name, "= \t\n[]"))
-                return diag_add(diags, DIAG_ERROR, f->path, xml_line(n), "invalid key name \"%s\"", strempty(name))
-                       ?: -EBADMSG;
+                return rules_bad(diags, f->path, xml_line(n), "invalid key name \"%s\"", strempty(name));
 
         e = calloc(1, sizeof(KeyEntry));
         if (!e)
@@ -160,8 +159,7 @@ static int parse_key(Rules *r, const RulesFile *f, xmlNode *n, const char *secti
         e->info.kind = key_kind_from_string(strempty(xml_attr(n, "kind")));
         e->info.type = value_type_from_string(strempty(xml_attr(n, "type")));
         if (e->info.kind < 0 || e->info.type < 0) /* the schema lets nothing else through */
-                return diag_add(diags, DIAG_ERROR, f->path, e->line, "bad kind= or type= of key %s=", name)
-                       ?: -EBADMSG;
+                return rules_bad(diags, f->path, e->line, "bad kind= or type= of key %s=", name);
 
         q = rules_parse_version(f, n, "since", true, &e->info.since, diags);
         if (q >= 0)
@@ -171,13 +169,13 @@ static int parse_key(Rules *r, const RulesFile *f, xmlNode *n, const char *secti
         if (q < 0)
                 return q;
         if (e->info.until > 0 && e->info.since > e->info.until)
-                return diag_add(diags, DIAG_ERROR, f->path, e->line, "key %s=: since=%u is after until=%u", name,
-                                e->info.since, e->info.until) ?: -EBADMSG;
-        if (e->info.ignored_since > 0 &&
-            (e->info.ignored_since < e->info.since || (e->info.until && e->info.ignored_since > e->info.until)))
-                return diag_add(diags, DIAG_ERROR, f->path, e->line,
+                return rules_bad(diags, f->path, e->line, "key %s=: since=%u is after until=%u", name,
+                                e->info.since, e->info.until);
+        if (e->info.ignored_since > 0 && (e->info.ignored_since < e->info.since ||
+                                          (e->info.until && e->info.ignored_since > e->info.until)))
+                return rules_bad(diags, f->path, e->line,
                                 "key %s=: ignored-since=%u is outside since=%u..until=%u", name,
-                                e->info.ignored_since, e->info.since, e->info.until) ?: -EBADMSG;
+                                e->info.ignored_since, e->info.since, e->info.until);
         s = xml_attr(n, "renamed-to");
         if (s && !(e->info.renamed_to = strdup(s)))
                 return -ENOMEM;
@@ -189,9 +187,9 @@ static int parse_key(Rules *r, const RulesFile *f, xmlNode *n, const char *secti
         head = hashmap_get(&r->keys_by_name, name);
         for (KeyEntry *o = head; o; o = o->next)
                 if (entries_collide(o, e))
-                        return diag_add(diags, DIAG_ERROR, f->path, e->line,
+                        return rules_bad(diags, f->path, e->line,
                                         "key %s= is defined twice for the same section, unit type and version "
-                                        "(first at %s:%u)", name, o->file, o->line) ?: -EBADMSG;
+                                        "(first at %s:%u)", name, o->file, o->line);
 
         if (GREEDY_REALLOC(r->keys, r->allocated_keys, r->n_keys + 1) < 0)
                 return -ENOMEM;
@@ -232,19 +230,18 @@ static int parse_unit_types(const RulesFile *f, xmlNode *n, unsigned *ret_mask, 
                 s += l;
                 t = rules_unit_type_from_string(w);
                 if (t < 0)
-                        return diag_add(diags, DIAG_ERROR, f->path, xml_line(n), "unknown unit type \"%s\"", w)
-                               ?: -EBADMSG;
+                        return rules_bad(diags, f->path, xml_line(n), "unknown unit type \"%s\"", w);
                 if (!rules_type_section(t))
-                        return diag_add(diags, DIAG_ERROR, f->path, xml_line(n),
-                                        "%s units have no section of their own", w) ?: -EBADMSG;
+                        return rules_bad(diags, f->path, xml_line(n),
+                                        "%s units have no section of their own", w);
                 if (mask & (1U << t))
-                        return diag_add(diags, DIAG_ERROR, f->path, xml_line(n), "unit type \"%s\" listed twice",
-                                        w) ?: -EBADMSG;
+                        return rules_bad(diags, f->path, xml_line(n), "unit type \"%s\" listed twice",
+                                        w);
                 first = MIN(first, t);
                 mask |= 1U << t;
         }
         if (mask == 0)
-                return diag_add(diags, DIAG_ERROR, f->path, xml_line(n), "unit-types= is empty") ?: -EBADMSG;
+                return rules_bad(diags, f->path, xml_line(n), "unit-types= is empty");
         *ret_mask = mask;
         *ret_section = rules_type_section(first);
         return 0;
@@ -292,8 +289,8 @@ int rules_unit_keys_finish(Rules *r, DiagList *diags) {
                 const KeyEntry *e = r->keys[i];
 
                 if (e->info.renamed_to && !hashmap_get(&r->keys_by_name, e->info.renamed_to))
-                        error = diag_add(diags, DIAG_ERROR, e->file, e->line, "key %s= is renamed to unknown key %s=",
-                                         e->info.name, e->info.renamed_to) ?: -EBADMSG;
+                        error = rules_bad(diags, e->file, e->line, "key %s= is renamed to unknown key %s=",
+                                         e->info.name, e->info.renamed_to);
         }
         return error;
 }

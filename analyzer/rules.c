@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <dirent.h>
 #include <fnmatch.h>
+#include <stdarg.h>
 
 #include "rules-internal.h"
 #include "xml-util.h"
@@ -75,6 +76,21 @@ const char *rules_default_dir(void) {
         const char *e = getenv("BOOTRACE_RULES_DIR");
 
         return !isempty(e) ? e : PKGDATADIR "/rules";
+}
+
+int rules_bad(DiagList *diags, const char *file, unsigned line, const char *fmt, ...) {
+        _cleanup_(freep) char *m = NULL;
+        va_list ap;
+        int k;
+
+        va_start(ap, fmt);
+        k = vasprintf(&m, fmt, ap);
+        va_end(ap);
+        if (k < 0) {
+                m = NULL;
+                return -ENOMEM;
+        }
+        return diag_add(diags, DIAG_ERROR, file, line, "%s", m) ?: -EBADMSG;
 }
 
 int rules_parse_version(const RulesFile *f, xmlNode *n, const char *attr, bool required, unsigned *ret,
