@@ -3,7 +3,8 @@
 
 /* Each directory with the range of versions whose search path contains it, in priority order. The vendor
  * directories are listed as Debian/Ubuntu use them: /lib/systemd/system (the data dir up to bookworm), then
- * /usr/lib/systemd/system; on merged-/usr roots both resolve to one directory and the loader keeps the first. */
+ * /usr/lib/systemd/system; on merged-/usr roots both resolve to one directory and the loader keeps the first,
+ * under the name listed first (which is the name systemd reports). */
 static const struct {
         const char *dir;
         unsigned since, until; /* 0 = unbounded */
@@ -18,7 +19,7 @@ static const struct {
         { "/run/systemd/system.attached", 240, 0 },
         { "/run/systemd/generator", 0, 0 },
         { "/usr/local/lib/systemd/system", 0, 0 },
-        { "/lib/systemd/system", 0, 0 },
+        { "/lib/systemd/system", 0, 254 }, /* from 255 only on split-/usr images, which bootrace does not model */
         { "/usr/lib/systemd/system", 0, 0 },
         { "/run/systemd/generator.late", 0, 0 },
 };

@@ -33,13 +33,13 @@ Unit *unit_free(Unit *u) {
         if (!u)
                 return NULL;
         free(u->id);
+        free(u->requested);
         free(u->fragment_path);
         free(u->fragment_link);
         strv_free(u->names);
         for (size_t i = 0; i < u->n_sources; i++)
                 free(u->sources[i].path);
         free(u->sources);
-        strv_free(u->masked_dropins);
         for (size_t i = 0; i < u->n_settings; i++) {
                 free(u->settings[i].section);
                 free(u->settings[i].key);

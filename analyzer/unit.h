@@ -49,10 +49,12 @@ typedef struct DirLink {
 typedef struct Source {
         char *path;    /* display path (root prefix included) */
         bool dropin;
+        bool masked;   /* a drop-in that is a symlink to /dev/null or empty: read, contributes nothing */
 } Source;
 
 typedef struct Unit {
-        char *id;                  /* the name it was loaded under */
+        char *id;                  /* its main name: the fragment's name when loaded through an alias */
+        char *requested;           /* the name it was asked for */
         UnitType type;
         LoadState load_state;
         int load_error;            /* negative errno for LOAD_ERROR / LOAD_NOT_FOUND details */
@@ -64,7 +66,6 @@ typedef struct Unit {
         char **names;              /* id first, then the other names (aliases), sorted */
         Source *sources;           /* [0] is the fragment (if any), then drop-ins in applied order */
         size_t n_sources;
-        char **masked_dropins;     /* display paths of drop-ins masked by /dev/null or an empty file */
         Setting *settings;         /* all assignments, in the order systemd applies them */
         size_t n_settings, allocated_settings;
         DirLink *links;

@@ -1,7 +1,436 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* bootrace show: a unit as systemd would load it — every assignment with its file:line and what became of it,
+ * the files read in order, names and aliases, masking, and .wants/.requires/.upholds links. */
+
+#include <sys/stat.h>
+
+#include "json.h"
+#include "loader.h"
+#include "rules.h"
+#include "unit-settings.h"
+#include "unit-values.h"
+#include "unit-verify.h"
+#include "unit-words.h"
 #include "verbs.h"
+#include "version.h"
+
+static const char show_help[] =
+        "Usage: bootrace show [--root=DIR] [--systemd=N|--target=NAME] [--format=text|json] UNIT|PATH...\n\n"
+        "Print units as systemd would load them: every setting with its value and file:line, what became of\n"
+        "it (effective, overridden, reset, ignored), the files and drop-ins read in order, aliases, masking\n"
+        "and .wants/.requires/.upholds links. A PATH (anything with a '/') is a unit file whose directory is\n"
+        "searched first, as systemd-analyze verify does.\n\n"
+        "Exit status: 0 all units loaded cleanly; 2 a unit could not be loaded, or systemd would warn\n"
+        "about (and ignore) part of it; the diagnostics name file and line.\n";
+
+/* Expanded values and words of each effective setting, computed once for every format so the diagnostics agree. */
+typedef struct Values {
+        char **expanded; /* [n_settings], NULL where equal to the raw value */
+        char ***words;   /* [n_settings], NULL where the key has no words */
+        size_t n;
+} Values;
+
+static void values_done(Values *v) {
+        for (size_t i = 0; i < v->n; i++) {
+                free(v->expanded[i]);
+                strv_free(v->words[i]);
+        }
+        free(v->expanded);
+        free(v->words);
+        *v = (Values) {};
+}
+
+static int values_compute(const Unit *u, const SettingStatus *st, const Rules *rules, unsigned version, Values *v,
+                          DiagList *diags) {
+        v->n = u->n_settings;
+        v->expanded = calloc(v->n + 1, sizeof(char *));
+        v->words = calloc(v->n + 1, sizeof(char **));
+        if (!v->expanded || !v->words)
+                return -ENOMEM;
+        for (size_t i = 0; i < u->n_settings; i++) {
+                const Setting *s = &u->settings[i];
+                const KeyInfo *k;
+                int r;
+
+                if (st[i] != SETTING_EFFECTIVE)
+                        continue;
+                k = rules_key_lookup(rules, u->type, s->section, s->key, version);
+                if (!k)
+                        continue;
+                if (k->type == VALUE_UNIT_LIST || k->type == VALUE_PATH_LIST ||
+                    (k->kind == KEY_LIST && k->type == VALUE_STRING)) {
+                        r = setting_words(u, s, k, version, &v->words[i], diags);
+                        if (r == -ENOMEM)
+                                return r;
+                } else if (k->type != VALUE_EXEC) {
+                        char *e = NULL;
+                        r = setting_expand(u, s, version, &e, diags);
+                        if (r == -ENOMEM)
+                                return r;
+                        if (e && !streq(e, s->value))
+                                v->expanded[i] = e;
+                        else
+                                free(e);
+                }
+        }
+        return 0;
+}
+
+typedef struct ShowArg {
+        char *name;
+        char *dir; /* for PATH arguments: the absolute directory */
+} ShowArg;
+
+static const char *section_rank_name(UnitType t) {
+        static const char * const type_sections[_UNIT_TYPE_MAX] = {
+                [UNIT_SERVICE] = "Service", [UNIT_SOCKET] = "Socket",       [UNIT_MOUNT] = "Mount",
+                [UNIT_AUTOMOUNT] = "Automount", [UNIT_SWAP] = "Swap",       [UNIT_TIMER] = "Timer",
+                [UNIT_PATH] = "Path",       [UNIT_SLICE] = "Slice",         [UNIT_SCOPE] = "Scope",
+        };
+        return t >= 0 && t < _UNIT_TYPE_MAX ? type_sections[t] : NULL;
+}
+
+/* Sections in the order systemd documents them: [Unit], the type's own, [Install], then the rest as met. */
+static int section_order(const Unit *u, char ***ret) {
+        _cleanup_(strv_freep) char **l = NULL;
+        const char *own = section_rank_name(u->type);
+
+        for (size_t i = 0; i < u->n_settings; i++)
+                if (streq(u->settings[i].section, "Unit") && strv_extend_unique(&l, "Unit") < 0)
+                        return -ENOMEM;
+        for (size_t i = 0; own && i < u->n_settings; i++)
+                if (streq(u->settings[i].section, own) && strv_extend_unique(&l, own) < 0)
+                        return -ENOMEM;
+        for (size_t i = 0; i < u->n_settings; i++)
+                if (streq(u->settings[i].section, "Install") && strv_extend_unique(&l, "Install") < 0)
+                        return -ENOMEM;
+        for (size_t i = 0; i < u->n_settings; i++)
+                if (strv_extend_unique(&l, u->settings[i].section) < 0)
+                        return -ENOMEM;
+        if (!l && !(l = calloc(1, sizeof(char *))))
+                return -ENOMEM;
+        *ret = TAKE_PTR(l);
+        return 0;
+}
+
+static void print_text(const Unit *u, const SettingStatus *st, const Values *v, bool first) {
+        _cleanup_(strv_freep) char **sections = NULL;
+
+        if (!first)
+                putchar('\n');
+        if (streq(u->id, u->requested))
+                printf("# %s\n", u->id);
+        else
+                printf("# %s (requested as %s)\n", u->id, u->requested);
+        printf("LoadState: %s\n", load_state_to_string(u->load_state));
+        if (strv_length(u->names) > 1) {
+                printf("Names:");
+                STRV_FOREACH(n, u->names)
+                        printf(" %s", *n);
+                putchar('\n');
+        }
+        if (u->fragment_path)
+                printf("Fragment: %s%s\n", u->fragment_path,
+                       u->load_state == LOAD_MASKED ? " (mask)" : u->linked ? " (linked)" : "");
+        for (size_t i = 0; i < u->n_sources; i++)
+                if (u->sources[i].dropin)
+                        printf("Drop-in: %s%s\n", u->sources[i].path,
+                               u->sources[i].masked ? " (masked: /dev/null or empty)" : "");
+        for (size_t i = 0; i < u->n_links; i++)
+                printf("%s: %s (%s%s)\n", link_kind_to_string(u->links[i].kind), u->links[i].name, u->links[i].path,
+                       u->links[i].masked ? ", masked by /dev/null" : "");
+
+        if (section_order(u, &sections) < 0)
+                return;
+        STRV_FOREACH(sec, sections) {
+                printf("\n[%s]\n", *sec);
+                for (size_t i = 0; i < u->n_settings; i++) {
+                        const Setting *s = &u->settings[i];
+                        if (!streq(s->section, *sec))
+                                continue;
+                        int w = printf("%s%s=%s", st[i] == SETTING_EFFECTIVE ? "" : "# ", s->key, s->value);
+                        printf("%*s  # %s:%u", w < 40 ? 40 - w : 0, "", u->sources[s->source].path, s->line);
+                        if (v->expanded[i])
+                                printf(" (expands to \"%s\")", v->expanded[i]);
+                        else if (v->words[i]) {
+                                /* say what the list becomes when that differs from what is written */
+                                _cleanup_(strv_freep) char **plain = NULL;
+                                bool same = words_split_plain(s->value, &plain) >= 0 &&
+                                            strv_length(plain) == strv_length(v->words[i]);
+                                for (size_t k = 0; same && plain[k]; k++)
+                                        same = streq(plain[k], v->words[i][k]);
+                                if (!same) {
+                                        printf(" (");
+                                        STRV_FOREACH(x, v->words[i])
+                                                printf("%s\"%s\"", x == v->words[i] ? "" : " ", *x);
+                                        printf(")");
+                                }
+                        }
+                        if (st[i] != SETTING_EFFECTIVE)
+                                printf(" (%s)", setting_status_to_string(st[i]));
+                        putchar('\n');
+                }
+        }
+}
+
+static void print_json_unit(JsonWriter *w, const Unit *u, const SettingStatus *st, const Values *v) {
+        json_begin_object(w);
+        json_kv_string(w, "id", u->id);
+        json_kv_string(w, "requested", u->requested);
+        json_kv_string(w, "type", unit_type_to_string(u->type));
+        json_kv_string(w, "load_state", load_state_to_string(u->load_state));
+        json_key(w, "names");
+        json_begin_array(w);
+        STRV_FOREACH(n, u->names)
+                json_string(w, *n);
+        json_end_array(w);
+        json_kv_string(w, "fragment", u->fragment_path);
+        json_kv_string(w, "fragment_link", u->fragment_link);
+        json_kv_bool(w, "linked", u->linked);
+        json_kv_bool(w, "generated", u->generated);
+        json_key(w, "sources");
+        json_begin_array(w);
+        for (size_t i = 0; i < u->n_sources; i++) {
+                json_begin_object(w);
+                json_kv_string(w, "path", u->sources[i].path);
+                json_kv_bool(w, "dropin", u->sources[i].dropin);
+                json_kv_bool(w, "masked", u->sources[i].masked);
+                json_end_object(w);
+        }
+        json_end_array(w);
+        json_key(w, "settings");
+        json_begin_array(w);
+        for (size_t i = 0; i < u->n_settings; i++) {
+                const Setting *s = &u->settings[i];
+                json_begin_object(w);
+                json_kv_string(w, "section", s->section);
+                json_kv_string(w, "key", s->key);
+                json_kv_string(w, "value", s->value);
+                json_kv_string(w, "file", u->sources[s->source].path);
+                json_kv_uint(w, "line", s->line);
+                json_kv_string(w, "status", setting_status_to_string(st[i]));
+                if (v->expanded[i])
+                        json_kv_string(w, "expanded", v->expanded[i]);
+                if (v->words[i]) {
+                        json_key(w, "words");
+                        json_begin_array(w);
+                        STRV_FOREACH(x, v->words[i])
+                                json_string(w, *x);
+                        json_end_array(w);
+                }
+                json_end_object(w);
+        }
+        json_end_array(w);
+        json_key(w, "links");
+        json_begin_array(w);
+        for (size_t i = 0; i < u->n_links; i++) {
+                json_begin_object(w);
+                json_kv_string(w, "kind", link_kind_to_string(u->links[i].kind));
+                json_kv_string(w, "name", u->links[i].name);
+                json_kv_string(w, "path", u->links[i].path);
+                json_kv_string(w, "target", u->links[i].target);
+                json_kv_bool(w, "masked", u->links[i].masked);
+                json_end_object(w);
+        }
+        json_end_array(w);
+        json_end_object(w);
+}
+
+static void print_json_diags(JsonWriter *w, const DiagList *d) {
+        json_key(w, "diagnostics");
+        json_begin_array(w);
+        for (size_t i = 0; i < d->n; i++) {
+                json_begin_object(w);
+                json_kv_string(w, "level", diag_level_to_string(d->items[i].level));
+                json_kv_string(w, "file", d->items[i].file);
+                if (d->items[i].line > 0)
+                        json_kv_uint(w, "line", d->items[i].line);
+                else {
+                        json_key(w, "line");
+                        json_null(w);
+                }
+                json_kv_string(w, "message", d->items[i].message);
+                json_end_object(w);
+        }
+        json_end_array(w);
+}
+
+static void show_args_free(ShowArg *a, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                free(a[i].name);
+                free(a[i].dir);
+        }
+        free(a);
+}
+
+/* A PATH argument: its directory (made absolute) is searched first; its file name is the unit name. */
+static int parse_path_arg(const char *arg, ShowArg *ret) {
+        _cleanup_(freep) char *abs = NULL, *dir = NULL;
+        const char *base;
+        struct stat st;
+
+        if (stat(arg, &st) < 0) {
+                log_error("%s: %s", arg, strerror(errno));
+                return -errno;
+        }
+        if (S_ISDIR(st.st_mode)) {
+                log_error("%s: is a directory; give a unit file or a unit name", arg);
+                return -EISDIR;
+        }
+        if (arg[0] == '/')
+                abs = strdup(arg);
+        else {
+                _cleanup_(freep) char *cwd = getcwd(NULL, 0);
+                if (!cwd)
+                        return -errno;
+                abs = path_join(cwd, arg);
+        }
+        if (!abs)
+                return -ENOMEM;
+        base = path_basename(abs);
+        if (!unit_name_is_valid(base, UNIT_NAME_ANY)) {
+                log_error("%s: \"%s\" is not a valid unit file name (NAME.service, NAME.socket, ...)", arg, base);
+                return -EINVAL;
+        }
+        dir = strndup_safe(abs, base - abs > 1 ? (size_t) (base - abs - 1) : 1);
+        ret->name = strdup(base);
+        if (!dir || !ret->name)
+                return -ENOMEM;
+        ret->dir = TAKE_PTR(dir);
+        return 0;
+}
 
 int verb_show(int argc, char *argv[], Context *ctx) {
-        log_error("show: not built yet");
+        static const OutputFormat formats[] = { FORMAT_TEXT, FORMAT_JSON, _FORMAT_INVALID };
+        _cleanup_(root_freep) Root *root = NULL;
+        _cleanup_(loader_freep) Loader *loader = NULL;
+        _cleanup_(rules_freep) Rules *rules = NULL;
+        _cleanup_(strv_freep) char **extra = NULL;
+        _cleanup_(diag_list_done) DiagList diags = {};
+        ShowArg *args = NULL;
+        size_t n_args = 0;
+        JsonWriter w;
+        VersionSource vsrc;
+        unsigned version;
+        bool bad = false;
+        int r, optind_;
+
+        r = cli_parse(argc, argv, ctx, NULL, NULL, NULL, NULL, show_help, &optind_);
+        if (r != 0)
+                return r > 0 ? EXIT_CLEAN : EXIT_ERROR;
+        if (cli_check_format(ctx, "show", formats) < 0)
+                return EXIT_ERROR;
+        if (optind_ >= argc) {
+                log_error("show: no unit given; see 'bootrace show --help'");
+                return EXIT_ERROR;
+        }
+
+        r = root_open(ctx->root ?: "/", &root);
+        if (r < 0) {
+                log_error("--root=%s: %s", ctx->root, strerror(-r));
+                return EXIT_ERROR;
+        }
+        r = context_resolve_version(ctx, root, &version, &vsrc);
+        if (r < 0)
+                return EXIT_ERROR;
+        r = rules_load(NULL, &rules, &diags);
+        if (r < 0) {
+                diag_list_print(&diags, stderr, DIAG_ERROR);
+                log_error("cannot read the rules in %s", rules_default_dir());
+                return EXIT_ERROR;
+        }
+
+        args = calloc(argc - optind_ + 1, sizeof(ShowArg));
+        if (!args)
+                return EXIT_ERROR;
+        for (int i = optind_; i < argc; i++, n_args++) {
+                if (strchr(argv[i], '/')) {
+                        r = parse_path_arg(argv[i], &args[n_args]);
+                        if (r < 0)
+                                goto fail;
+                        if (strv_extend_unique(&extra, args[n_args].dir) < 0)
+                                goto fail;
+                } else {
+                        if (!unit_name_is_valid(argv[i], UNIT_NAME_ANY)) {
+                                log_error("\"%s\" is not a valid unit name (NAME.service, NAME@INSTANCE.service, "
+                                          "...)",
+                                          argv[i]);
+                                goto fail;
+                        }
+                        args[n_args].name = strdup(argv[i]);
+                        if (!args[n_args].name)
+                                goto fail;
+                }
+        }
+
+        r = loader_new(&(LoaderOptions) { .root = root, .extra_dirs = extra, .systemd = version }, &loader, &diags);
+        if (r < 0) {
+                diag_list_print(&diags, stderr, DIAG_WARNING);
+                log_error("cannot read the unit search path: %s", strerror(-r));
+                goto fail;
+        }
+
+        if (ctx->format == FORMAT_JSON) {
+                json_init(&w, stdout, false);
+                json_begin_object(&w);
+                json_kv_string(&w, "tool", "bootrace");
+                json_kv_string(&w, "version", PACKAGE_VERSION);
+                json_kv_uint(&w, "systemd", version);
+                json_kv_string(&w, "systemd_from", version_source_to_string(vsrc));
+                json_kv_string(&w, "root", ctx->root);
+                json_key(&w, "units");
+                json_begin_array(&w);
+        }
+        for (size_t i = 0; i < n_args; i++) {
+                _cleanup_(unit_freep) Unit *u = NULL;
+                _cleanup_(freep) SettingStatus *st = NULL;
+                _cleanup_(values_done) Values vals = {};
+                size_t before = diags.n;
+
+                r = loader_load(loader, args[i].name, &u, &diags);
+                if (r < 0) {
+                        log_error("%s: cannot load: %s", args[i].name, strerror(-r));
+                        bad = true;
+                        continue;
+                }
+                if (u->load_state == LOAD_NOT_FOUND && !u->fragment_path)
+                        (void) diag_add(&diags, DIAG_ERROR, NULL, 0,
+                                        "%s: no unit file found in the search path%s%s", u->id,
+                                        ctx->root ? " under " : "", strempty(ctx->root));
+                r = unit_settings_classify(u, rules, version, &st, &diags);
+                if (r >= 0)
+                        r = values_compute(u, st, rules, version, &vals, &diags);
+                if (r >= 0) {
+                        r = unit_verify(u, st, version, &diags);
+                        if (r > 0)
+                                u->load_state = LOAD_BAD_SETTING;
+                }
+                if (r < 0)
+                        goto fail;
+                if (u->load_state == LOAD_NOT_FOUND || u->load_state == LOAD_ERROR ||
+                    u->load_state == LOAD_BAD_SETTING)
+                        bad = true;
+                for (size_t k = before; k < diags.n; k++)
+                        if (diags.items[k].level <= DIAG_WARNING)
+                                bad = true;
+                if (ctx->format == FORMAT_JSON)
+                        print_json_unit(&w, u, st, &vals);
+                else
+                        print_text(u, st, &vals, i == 0);
+        }
+        if (ctx->format == FORMAT_JSON) {
+                json_end_array(&w);
+                print_json_diags(&w, &diags);
+                json_end_object(&w);
+                json_finish(&w);
+        }
+        if (!ctx->quiet || bad)
+                diag_list_print(&diags, stderr, ctx->quiet ? DIAG_WARNING : DIAG_NOTICE);
+        fflush(stdout);
+        show_args_free(args, n_args);
+        return bad ? EXIT_ERROR : EXIT_CLEAN;
+
+fail:
+        show_args_free(args, n_args + 1);
         return EXIT_ERROR;
 }

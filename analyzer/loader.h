@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* Loads units the way the system manager of a given systemd version finds them: the search path under a root,
+ * a name map of files, aliases (symlinks inside the search path), linked units (symlinks leading outside it),
+ * masks (/dev/null or empty), templates and instances, drop-ins in systemd's order and .wants/.requires/
+ * .upholds directories (knowledge/unit-syntax.md §6–9). Diagnostics go to the DiagList; nothing is printed. */
+
+#include "diag.h"
+#include "root.h"
+#include "unit.h"
+
+typedef struct LoaderOptions {
+        const Root *root;   /* NULL: the host's own "/" */
+        char **extra_dirs;  /* host directories searched before everything (unit files given as paths) */
+        unsigned systemd;   /* version whose rules apply; 0 = newest */
+} LoaderOptions;
+
+typedef struct Loader Loader;
+
+/* Reads the search path and builds the name map. Returns 0 or -errno (with a diagnostic). */
+int loader_new(const LoaderOptions *opts, Loader **ret, DiagList *diags);
+Loader *loader_free(Loader *l);
+static inline void loader_freep(Loader **l) {
+        loader_free(*l);
+}
+
+/* Loads the unit called name. A unit that cannot be found or parsed is still returned, with load_state
+ * not-found/error/masked, so callers can show what happened. Returns -EINVAL for invalid names. */
+int loader_load(Loader *l, const char *name, Unit **ret, DiagList *diags);
+
+/* The search path actually used (display paths), highest priority first. */
+char **loader_search_path(const Loader *l);
+
+/* Every name in the name map (regular files, aliases, links, masks), sorted. */
+int loader_list_names(const Loader *l, char ***ret);

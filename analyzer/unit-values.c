@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "specifier.h"
+#include "unit-values.h"
+#include "unit-words.h"
+
+static const char *file_of(const Unit *u, const Setting *s) {
+        return u->sources[s->source].path;
+}
+
+static int expand_one(const Unit *u, const Setting *s, const char *word, SpecifierUse use, unsigned v, char **ret,
+                      DiagList *diags) {
+        SpecifierContext c = { .unit_name = u->id, .systemd = v };
+        const char *unknown = NULL;
+        int r;
+
+        r = specifier_expand(word, &c, use, ret, &unknown);
+        if (r == -ENXIO) {
+                (void) diag_add(diags, DIAG_NOTICE, file_of(u, s), s->line,
+                                "%s= uses %s, which cannot be known offline; kept unexpanded", s->key,
+                                strna(unknown));
+                *ret = strdup(word);
+                return *ret ? -ENXIO : -ENOMEM;
+        }
+        if (r == -EBADMSG) {
+                (void) diag_add(diags, DIAG_WARNING, file_of(u, s), s->line,
+                                "%s=%s: unknown or not allowed specifier %s, systemd rejects the assignment",
+                                s->key, word, strna(unknown));
+                return r;
+        }
+        return r;
+}
+
+int setting_expand(const Unit *u, const Setting *s, unsigned v, char **ret, DiagList *diags) {
+        return expand_one(u, s, s->value, SPECIFIER_USE_VALUE, v, ret, diags);
+}
+
+int setting_words(const Unit *u, const Setting *s, const KeyInfo *k, unsigned v, char ***ret, DiagList *diags) {
+        _cleanup_(strv_freep) char **words = NULL, **out = NULL;
+        int r;
+
+        if (!k)
+                return -EINVAL;
+        switch (k->type) {
+        case VALUE_UNIT_LIST:
+                r = words_split_plain(s->value, &words);
+                break;
+        case VALUE_PATH_LIST:
+                r = words_split_quoted(s->value, false, &words);
+                break;
+        default:
+                /* Environment= applies C escapes; other string lists keep backslashes (EXTRACT_RETAIN_ESCAPE) */
+                r = words_split_quoted(s->value, streq(s->key, "Environment"), &words);
+                break;
+        }
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                (void) diag_add(diags, DIAG_WARNING, file_of(u, s), s->line, "%s=: invalid quoting, ignored", s->key);
+                words = NULL;
+        }
+        out = calloc(1, sizeof(char *));
+        if (!out)
+                return -ENOMEM;
+        STRV_FOREACH(w, words) {
+                _cleanup_(freep) char *e = NULL;
+
+                r = expand_one(u, s, *w, k->type == VALUE_UNIT_LIST ? SPECIFIER_USE_UNIT_NAME : SPECIFIER_USE_VALUE,
+                               v, &e, diags);
+                if (r == -ENOMEM)
+                        return r;
+                if (r == -EBADMSG)
+                        continue;
+                if (k->type == VALUE_UNIT_LIST && !unit_name_is_valid(e, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE)) {
+                        (void) diag_add(diags, DIAG_WARNING, file_of(u, s), s->line,
+                                        "%s=: \"%s\" is not a valid unit name, ignored", s->key, e);
+                        continue;
+                }
+                if (k->type == VALUE_PATH_LIST) {
+                        const char *p = e;
+                        while (*p == '-' || *p == '+')
+                                p++;
+                        if (!path_is_absolute(p) || !path_is_normalized(p)) {
+                                (void) diag_add(diags, DIAG_WARNING, file_of(u, s), s->line,
+                                                "%s=: \"%s\" is not an absolute, normalized path, ignored", s->key,
+                                                e);
+                                continue;
+                        }
+                }
+                if (strv_push(&out, TAKE_PTR(e)) < 0)
+                        return -ENOMEM;
+        }
+        *ret = TAKE_PTR(out);
+        return 0;
+}

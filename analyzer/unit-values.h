@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* The values of a unit's settings as systemd uses them: specifiers expanded, dependency lists split into unit
+ * names (invalid ones dropped with a warning, as systemd does), path lists into paths, string lists into words.
+ * Diagnostics name the setting's file and line. */
+
+#include "diag.h"
+#include "rules.h"
+#include "unit.h"
+
+/* Expands specifiers in the value of s. Returns 0 and *ret; -ENXIO when a specifier cannot be known offline
+ * (the value is returned unexpanded and a notice added); -EBADMSG when systemd would reject the assignment. */
+int setting_expand(const Unit *u, const Setting *s, unsigned v, char **ret, DiagList *diags);
+
+/* The words of s according to the key's value type: unit names for unit lists, paths for path lists, words
+ * (quotes removed, C escapes applied) for string lists. Returns 0 and a strv (maybe empty), or -ENOMEM. */
+int setting_words(const Unit *u, const Setting *s, const KeyInfo *k, unsigned v, char ***ret, DiagList *diags);

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The loader on small trees built here: search-path precedence, aliases, instances, masks, drop-in order per
+ * version, .wants links. (The golden cases in fixtures/show and the oracle test cover the same against real
+ * systemd; these pin the API.) */
+
+#include <sys/stat.h>
+
+#include "loader.h"
+#include "tap.h"
+
+static char tmpl[] = "/tmp/test-loader.XXXXXX";
+
+static void put(const char *rel, const char *content) {
+        char p[512], cmd[600];
+        FILE *f;
+        snprintf(p, sizeof p, "%s/%s", tmpl, rel);
+        snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", p);
+        if (system(cmd) != 0)
+                return;
+        f = fopen(p, "w");
+        if (f) {
+                fputs(content, f);
+                fclose(f);
+        }
+}
+
+static void ln(const char *target, const char *rel) {
+        char p[512], cmd[600];
+        snprintf(p, sizeof p, "%s/%s", tmpl, rel);
+        snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", p);
+        if (system(cmd) != 0 || symlink(target, p) < 0)
+                perror("symlink");
+}
+
+static Unit *load(const Root *r, unsigned v, const char *name) {
+        _cleanup_(loader_freep) Loader *l = NULL;
+        _cleanup_(diag_list_done) DiagList d = {};
+        Unit *u = NULL;
+
+        if (loader_new(&(LoaderOptions) { .root = r, .systemd = v }, &l, &d) < 0)
+                return NULL;
+        if (loader_load(l, name, &u, &d) < 0)
+                return NULL;
+        return u;
+}
+
+static const char *dropin_name(const Unit *u, size_t k) {
+        size_t seen = 0;
+        for (size_t i = 0; i < u->n_sources; i++)
+                if (u->sources[i].dropin && seen++ == k)
+                        return path_basename(u->sources[i].path);
+        return NULL;
+}
+
+static size_t n_dropins(const Unit *u) {
+        size_t n = 0;
+        for (size_t i = 0; i < u->n_sources; i++)
+                n += u->sources[i].dropin;
+        return n;
+}
+
+int main(void) {
+        _cleanup_(root_freep) Root *r = NULL;
+        Unit *u;
+
+        if (!mkdtemp(tmpl))
+                return 1;
+        put("lib/systemd/system/a.service", "[Service]\nExecStart=/bin/a\n");
+        put("etc/systemd/system/a.service", "[Service]\nExecStart=/bin/etc-a\n");
+        put("lib/systemd/system/t@.service", "[Unit]\nDescription=%i\n[Service]\nExecStart=/bin/t\n");
+        ln("t@.service", "lib/systemd/system/alias-t@.service");
+        ln("/dev/null", "etc/systemd/system/m.service");
+        put("lib/systemd/system/m.service", "[Service]\nExecStart=/bin/m\n");
+        put("lib/systemd/system/x-y-z.service", "[Service]\nExecStart=/bin/z\n");
+        put("lib/systemd/system/x-.service.d/10-prefix.conf", "[Unit]\nAfter=p.service\n");
+        put("lib/systemd/system/service.d/05-type.conf", "[Unit]\nAfter=q.service\n");
+        put("lib/systemd/system/x-y-z.service.d/20-own.conf", "[Unit]\nAfter=r.service\n");
+        ln("/lib/systemd/system/a.service", "etc/systemd/system/multi-user.target.wants/a.service");
+        ln("/dev/null", "etc/systemd/system/multi-user.target.wants/gone.service");
+        put("lib/systemd/system/multi-user.target", "[Unit]\nDescription=mu\n");
+
+        tap_ok(root_open(tmpl, &r) == 0, "root_open");
+
+        u = load(r, 252, "a.service");
+        tap_ok(u && u->load_state == LOAD_LOADED && endswith(u->fragment_path, "/etc/systemd/system/a.service"),
+               "/etc shadows /lib");
+        unit_free(u);
+
+        u = load(r, 252, "alias-t@x.service");
+        tap_ok(u && streq(u->id, "t@x.service") && strv_contains(u->names, "alias-t@x.service"),
+               "an instance of an aliased template goes by the template's name, with the alias as a name");
+        tap_ok(u && streq(u->requested, "alias-t@x.service"), "the requested name is kept");
+        unit_free(u);
+
+        u = load(r, 252, "m.service");
+        TAP_INTEQ(u ? (int) u->load_state : -1, LOAD_MASKED, "symlink to /dev/null in /etc masks /lib's unit");
+        unit_free(u);
+
+        u = load(r, 252, "nothere.service");
+        TAP_INTEQ(u ? (int) u->load_state : -1, LOAD_NOT_FOUND, "a missing service is not-found");
+        unit_free(u);
+
+        u = load(r, 252, "nothere.mount");
+        TAP_INTEQ(u ? (int) u->load_state : -1, LOAD_LOADED, "a mount unit needs no file (mountinfo may have it)");
+        unit_free(u);
+
+        u = load(r, 252, "x-y-z.service");
+        tap_ok(u && n_dropins(u) == 3 && streq_ptr(dropin_name(u, 0), "05-type.conf") &&
+                       streq_ptr(dropin_name(u, 1), "10-prefix.conf") && streq_ptr(dropin_name(u, 2), "20-own.conf"),
+               "252: type, prefix and own drop-ins, sorted by file name");
+        unit_free(u);
+
+        u = load(r, 243, "x-y-z.service");
+        tap_ok(u && n_dropins(u) == 2 && streq_ptr(dropin_name(u, 0), "10-prefix.conf"),
+               "243: no type-level drop-ins yet");
+        unit_free(u);
+
+        u = load(r, 238, "x-y-z.service");
+        tap_ok(u && n_dropins(u) == 1 && streq_ptr(dropin_name(u, 0), "20-own.conf"),
+               "238: no prefix drop-ins yet");
+        unit_free(u);
+
+        u = load(r, 252, "multi-user.target");
+        tap_ok(u && u->n_links == 2, "two .wants entries");
+        tap_ok(u && u->n_links == 2 && streq(u->links[0].name, "a.service") && !u->links[0].masked &&
+                       u->links[0].kind == LINK_WANTS,
+               ".wants/a.service is a Wants= dependency");
+        tap_ok(u && u->n_links == 2 && streq(u->links[1].name, "gone.service") && u->links[1].masked,
+               "a .wants entry linked to /dev/null is disabled");
+        unit_free(u);
+
+        {
+                char cmd[600];
+                snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpl);
+                if (system(cmd) != 0)
+                        tap_diag("cleanup failed");
+        }
+        return tap_done();
+}
