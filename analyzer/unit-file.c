@@ -449,7 +449,7 @@ int unit_file_parse(const char *path, const char *data, size_t size, const Parse
         if (!f->path)
                 return -ENOMEM;
 
-        nul = memchr(data, 0, size);
+        nul = size > 0 ? memchr(data, 0, size) : NULL;
         if (nul) {
                 unsigned line = 1;
                 for (const char *q = data; q < nul; q++)

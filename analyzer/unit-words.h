@@ -27,14 +27,22 @@ typedef enum ExecFlags {
 
 typedef struct ExecCommand {
         ExecFlags flags;
-        char *path;  /* the executable as written after prefixes and unquoting */
+        char *path;  /* the executable after prefixes, unquoting and C unescaping; an absolute path simplified */
         char **argv; /* argv[0] is path, or the separate argv0 with '@' */
 } ExecCommand;
 
 void exec_command_list_free(ExecCommand *l, size_t n);
 
 /* Parses one Exec*= value into one or more commands (split by lone ';'). systemd is the version whose prefix
- * and executable rules apply (non-absolute executables need v239+). Returns -EINVAL with *ret_error set to a
- * static explanation on a syntax error. */
+ * and executable rules apply (0 = newest; a prefix character unknown to that version stays part of the path;
+ * non-absolute executables need v239+). Returns:
+ *   0   all commands parsed (*ret may be NULL with *ret_n 0 for an empty value: the caller resets the list);
+ *   1   systemd would warn and ignore the rest of the value (a bad executable word, or a command with the '-'
+ *       prefix that is invalid): the commands before it are returned, *ret_error says why;
+ *   -EINVAL  the unit fails to load (bad-setting); *ret_error says why; -ENOMEM.
+ * Specifiers are not expanded here (the caller expands path and argv with specifier_expand()); the executable
+ * checks (absolute or plain name, no quotes/control characters, not a directory) are skipped for a path that
+ * still contains '%', because systemd runs them after expansion. '$VAR' stays as written (expanded at
+ * execution time). */
 int exec_command_parse(const char *value, unsigned systemd, ExecCommand **ret, size_t *ret_n,
                        const char **ret_error);
