@@ -638,8 +638,10 @@ static int add_source(Unit *u, const char *display, bool dropin, bool masked, si
         return 0;
 }
 
-static int read_into_unit(const Loader *l, Unit *u, const Root *root, const char *path, bool dropin,
-                          DiagList *diags) {
+#define INCLUDE_DEPTH_MAX 8
+
+static int read_into_unit_depth(const Loader *l, Unit *u, const Root *root, const char *path, bool dropin,
+                                unsigned depth, DiagList *diags) {
         _cleanup_(closep) int fd = -EBADF;
         _cleanup_(freep) char *data = NULL, *display = NULL;
         _cleanup_(unit_file_freep) UnitFile *f = NULL;
@@ -658,6 +660,8 @@ static int read_into_unit(const Loader *l, Unit *u, const Root *root, const char
                                   : r == -EBADFD ? "not a regular file (FIFO, device or socket)"
                                   : r == -ELOOP  ? "symlink loop"
                                                  : strerror(-r);
+                if (depth > 0 && r == -ENOENT)
+                        return 0; /* a missing .include file is silently ignored */
                 (void) diag_add(diags, DIAG_ERROR, display, 0, "cannot read: %s", why);
                 return r == -ENOMEM ? r : -EIO;
         }
@@ -667,8 +671,41 @@ static int read_into_unit(const Loader *l, Unit *u, const Root *root, const char
         r = add_source(u, display, dropin, false, &src);
         if (r < 0)
                 return r;
+        u->sources[src].included = depth > 0;
         for (size_t i = 0; i < f->n_assignments; i++) {
                 Assignment *a = &f->assignments[i];
+
+                if (streq(a->key, UNIT_FILE_INCLUDE_KEY)) {
+                        _cleanup_(freep) char *dir = NULL, *inc = NULL;
+
+                        /* .include (systemd <= 245): another file's lines, spliced in here; fragments only */
+                        if (dropin) {
+                                (void) diag_add(diags, DIAG_WARNING, display, a->line,
+                                                ".include not allowed in drop-ins, ignored");
+                                continue;
+                        }
+                        if (depth >= INCLUDE_DEPTH_MAX) {
+                                (void) diag_add(diags, DIAG_ERROR, display, a->line,
+                                                ".include nested too deeply (a loop?)");
+                                return -EBADMSG;
+                        }
+                        if (!path_is_absolute(a->value)) {
+                                const char *slash = strrchr(path, '/');
+                                dir = slash && slash != path ? strndup_safe(path, slash - path) : strdup("/");
+                                if (!dir)
+                                        return -ENOMEM;
+                                inc = path_join(dir, a->value);
+                        } else
+                                inc = strdup(a->value);
+                        if (!inc)
+                                return -ENOMEM;
+                        r = read_into_unit_depth(l, u, root, inc, false, depth + 1, diags);
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
+                if (!a->section)
+                        continue;
                 if (GREEDY_REALLOC(u->settings, u->allocated_settings, u->n_settings + 1) < 0)
                         return -ENOMEM;
                 u->settings[u->n_settings++] = (Setting) {
@@ -680,6 +717,11 @@ static int read_into_unit(const Loader *l, Unit *u, const Root *root, const char
                 };
         }
         return 0;
+}
+
+static int read_into_unit(const Loader *l, Unit *u, const Root *root, const char *path, bool dropin,
+                          DiagList *diags) {
+        return read_into_unit_depth(l, u, root, path, dropin, 0, diags);
 }
 
 static bool fragment_required(UnitType t) {

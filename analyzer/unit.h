@@ -50,6 +50,7 @@ typedef struct Source {
         char *path;    /* display path (root prefix included) */
         bool dropin;
         bool masked;   /* a drop-in that is a symlink to /dev/null or empty: read, contributes nothing */
+        bool included; /* read through ".include" (systemd <= 245) */
 } Source;
 
 typedef struct Unit {

@@ -133,6 +133,9 @@ static void print_text(const Unit *u, const SettingStatus *st, const Values *v, 
                 printf("Fragment: %s%s\n", u->fragment_path,
                        u->load_state == LOAD_MASKED ? " (mask)" : u->linked ? " (linked)" : "");
         for (size_t i = 0; i < u->n_sources; i++)
+                if (u->sources[i].included)
+                        printf("Included: %s\n", u->sources[i].path);
+        for (size_t i = 0; i < u->n_sources; i++)
                 if (u->sources[i].dropin)
                         printf("Drop-in: %s%s\n", u->sources[i].path,
                                u->sources[i].masked ? " (masked: /dev/null or empty)" : "");
@@ -195,6 +198,7 @@ static void print_json_unit(JsonWriter *w, const Unit *u, const SettingStatus *s
                 json_kv_string(w, "path", u->sources[i].path);
                 json_kv_bool(w, "dropin", u->sources[i].dropin);
                 json_kv_bool(w, "masked", u->sources[i].masked);
+                json_kv_bool(w, "included", u->sources[i].included);
                 json_end_object(w);
         }
         json_end_array(w);

@@ -91,3 +91,20 @@ lab_require() {
         fi
         skip_all "${out#SKIP: }"
 }
+
+# fixture_root CASEDIR DEST: copies a golden case's tree (its root/, or that of the case named in root-from) to
+# DEST and creates the symlinks listed in its symlinks file ("PATH TARGET" per line: release tarballs cannot
+# carry symlinks, automake's tar dereferences them).
+fixture_root() {
+        local dir=$1 dest=$2 src=$1 link target
+        [ -f "$dir/root-from" ] && src=$(dirname "$dir")/$(cat "$dir/root-from")
+        mkdir -p "$dest"
+        [ -d "$src/root" ] && cp -R "$src/root/." "$dest/"
+        chmod -R u+w "$dest"
+        if [ -f "$src/symlinks" ]; then
+                while read -r link target; do
+                        mkdir -p "$dest/$(dirname "$link")"
+                        ln -s "$target" "$dest/$link"
+                done < "$src/symlinks"
+        fi
+}

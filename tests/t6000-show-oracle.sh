@@ -41,7 +41,8 @@ bootrace_facts() {
 oracle_case() {
         local suite=$1 case=$2 dir=$FIXTURES/show/$2 w ver units u rc
         w=$TMP/$suite-$case
-        oracle_overlay "$suite" "$dir/root/" "$w"
+        fixture_root "$dir" "$w/fixture"
+        oracle_overlay "$suite" "$w/fixture" "$w"
         ver=$(oracle_version "$suite")
         units=$(tr ' ' '\n' < "$dir/args" | grep -v -e '^--' -e '@\.' -e '^$')
         # real systemd, one unit at a time (a unit that fails to load makes verify stop)
@@ -89,6 +90,7 @@ oracle_case() {
 # have none); the case runs there with --systemd set to that tree's version
 for suite in bullseye bookworm trixie; do
         for dir in "$FIXTURES"/show/*/; do
+                dir=${dir%/}
                 case=$(basename "$dir")
                 grep -q -w "$suite" "$dir/oracle" 2> /dev/null || continue
                 test_expect "$suite ($(oracle_version "$suite")): $case agrees with systemd-analyze verify" \
