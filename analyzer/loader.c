@@ -4,6 +4,7 @@
 
 #include "hashmap.h"
 #include "loader.h"
+#include "rules.h"
 #include "search-path.h"
 #include "unit-file.h"
 
@@ -645,6 +646,7 @@ static int read_into_unit_depth(const Loader *l, Unit *u, const Root *root, cons
         _cleanup_(closep) int fd = -EBADF;
         _cleanup_(freep) char *data = NULL, *display = NULL;
         _cleanup_(unit_file_freep) UnitFile *f = NULL;
+        const char *sections[] = { "Unit", rules_type_section(u->type), "Install", NULL };
         ParseOptions po = { .systemd = l->opts.systemd };
         size_t size, src;
         int r;
@@ -665,6 +667,13 @@ static int read_into_unit_depth(const Loader *l, Unit *u, const Root *root, cons
                 (void) diag_add(diags, DIAG_ERROR, display, 0, "cannot read: %s", why);
                 return r == -ENOMEM ? r : -EIO;
         }
+        /* unknown sections are skipped with a warning while parsing, as systemd does (a line without '=' in
+         * one does not fail the file before 243) */
+        if (!sections[1]) {
+                sections[1] = "Install";
+                sections[2] = NULL;
+        }
+        po.sections = sections;
         r = unit_file_parse(display, data, size, &po, &f, diags);
         if (r < 0)
                 return r == -ENOMEM ? r : -EBADMSG;

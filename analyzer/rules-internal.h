@@ -87,5 +87,4 @@ int rules_parse_version(const RulesFile *f, xmlNode *n, const char *attr, bool r
 /* Adds a DIAG_ERROR at file:line and returns -EBADMSG (or -ENOMEM). */
 int rules_bad(DiagList *diags, const char *file, unsigned line, const char *fmt, ...) _printf_(4, 5);
 /* Section names and unit type names without depending on the unit-name module. */
-const char *rules_type_section(UnitType t);
 UnitType rules_unit_type_from_string(const char *s);

@@ -96,5 +96,7 @@ int rules_key_value_since(const KeyInfo *k, const char *value, unsigned *ret_sin
 /* Every key entry in file order (for listings and tests). */
 size_t rules_key_count(const Rules *r);
 const KeyInfo *rules_key_get(const Rules *r, size_t i);
+/* The type's own section ("Service" for services), NULL for types without one (targets, devices). */
+const char *rules_type_section(UnitType t);
 /* Is section valid for unit type t ("Unit", "Install", the type section)? */
 bool rules_section_is_valid(UnitType t, const char *section);

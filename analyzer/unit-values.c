@@ -48,8 +48,11 @@ int setting_words(const Unit *u, const Setting *s, const KeyInfo *k, unsigned v,
                 r = words_split_quoted(s->value, false, &words);
                 break;
         default:
-                /* Environment= applies C escapes; other string lists keep backslashes (EXTRACT_RETAIN_ESCAPE) */
-                r = words_split_quoted(s->value, streq(s->key, "Environment"), &words);
+                /* Environment= applies C escapes; other string lists keep backslashes, a trailing one too */
+                r = words_split_flags(s->value,
+                                      streq(s->key, "Environment") ? WORDS_CUNESCAPE
+                                                                   : WORDS_RETAIN_ESCAPE | WORDS_RELAX,
+                                      &words);
                 break;
         }
         if (r == -ENOMEM)

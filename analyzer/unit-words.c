@@ -145,7 +145,8 @@ static size_t utf8_encode(char *out, uint32_t g) {
 /* extract_first_word(p, ret, WHITESPACE, EXTRACT_UNQUOTE [| EXTRACT_CUNESCAPE]): returns 1 and a word, 0 at the
  * end, -EINVAL on an unbalanced quote, a trailing backslash or (with cunescape) a bad escape. Quotes may start
  * anywhere in a word; whitespace between words is skipped (and after the word, so *p is at the next word). */
-static int extract_word(const char **p, bool cunescape, char **ret) {
+static int extract_word(const char **p, WordsFlags flags, char **ret) {
+        bool cunescape = flags & WORDS_CUNESCAPE;
         _cleanup_(freep) char *s = NULL;
         const char *q = *p;
         size_t n = 0;
@@ -173,8 +174,18 @@ static int extract_word(const char **p, bool cunescape, char **ret) {
                 }
                 if (c == '\\') {
                         q++;
-                        if (*q == 0)
-                                return -EINVAL;
+                        if (*q == 0) {
+                                /* a trailing backslash: kept verbatim in relaxed mode, else an error */
+                                if (!(flags & WORDS_RELAX) || quote)
+                                        return -EINVAL;
+                                s[n++] = '\\';
+                                break;
+                        }
+                        if (flags & WORDS_RETAIN_ESCAPE) {
+                                s[n++] = '\\';
+                                s[n++] = *q++;
+                                continue;
+                        }
                         if (cunescape) {
                                 uint32_t u;
                                 bool eight_bit;
@@ -219,7 +230,7 @@ static int extract_word(const char **p, bool cunescape, char **ret) {
         return 1;
 }
 
-int words_split_quoted(const char *s, bool cunescape, char ***ret) {
+int words_split_flags(const char *s, WordsFlags flags, char ***ret) {
         _cleanup_(strv_freep) char **l = NULL;
         size_t n = 0, allocated = 0;
 
@@ -228,7 +239,7 @@ int words_split_quoted(const char *s, bool cunescape, char ***ret) {
         l[0] = NULL;
         for (;;) {
                 char *w;
-                int r = extract_word(&s, cunescape, &w);
+                int r = extract_word(&s, flags, &w);
                 if (r < 0)
                         return r;
                 if (r == 0)
@@ -242,6 +253,10 @@ int words_split_quoted(const char *s, bool cunescape, char ***ret) {
         }
         *ret = TAKE_PTR(l);
         return 0;
+}
+
+int words_split_quoted(const char *s, bool cunescape, char ***ret) {
+        return words_split_flags(s, cunescape ? WORDS_CUNESCAPE : 0, ret);
 }
 
 /* ---- Exec*= ---- */
@@ -338,7 +353,7 @@ static int exec_one(const char **p, unsigned v, ExecCommand *ret, const char **e
 
         /* A lone ";" where a command would start is skipped. */
         for (;;) {
-                r = extract_word(p, true, &first);
+                r = extract_word(p, WORDS_CUNESCAPE, &first);
                 if (r == -ENOMEM)
                         return r;
                 if (r < 0) {
@@ -401,7 +416,7 @@ static int exec_one(const char **p, unsigned v, ExecCommand *ret, const char **e
                                 return r;
                         continue;
                 }
-                r = extract_word(p, true, &w);
+                r = extract_word(p, WORDS_CUNESCAPE, &w);
                 if (r == -ENOMEM)
                         return r;
                 if (r < 0)

@@ -15,6 +15,15 @@ int words_split_plain(const char *s, char ***ret);
  * a bad escape. */
 int words_split_quoted(const char *s, bool cunescape, char ***ret);
 
+typedef enum WordsFlags {
+        WORDS_CUNESCAPE = 1 << 0,      /* apply C escapes (EXTRACT_CUNESCAPE) */
+        WORDS_RETAIN_ESCAPE = 1 << 1,  /* keep backslashes and the character after them (EXTRACT_RETAIN_ESCAPE) */
+        WORDS_RELAX = 1 << 2,          /* a trailing unquoted backslash is kept (EXTRACT_UNESCAPE_RELAX) */
+} WordsFlags;
+
+/* The general form of words_split_quoted(): quotes are always removed. */
+int words_split_flags(const char *s, WordsFlags flags, char ***ret);
+
 typedef enum ExecFlags {
         EXEC_IGNORE_FAILURE = 1 << 0, /* - */
         EXEC_ARGV0 = 1 << 1,          /* @ */

@@ -162,7 +162,21 @@ static void test_exec(void) {
                 "0:/bin/sh:</bin/sh>|<-c>|<echo \"$$HOME\" ${FOO}>");
 }
 
+static void test_split_flags(void) {
+        _cleanup_(strv_freep) char **a = NULL, **b = NULL, **c = NULL;
+
+        /* Documentation=man:x(1) \ : systemd keeps the trailing backslash as a word (and then warns it is no URL) */
+        tap_ok(words_split_flags("man:x(1) \\", WORDS_RETAIN_ESCAPE | WORDS_RELAX, &a) >= 0 &&
+                       strv_length(a) == 2 && streq(a[1], "\\"),
+               "relaxed split keeps a trailing backslash");
+        tap_ok(words_split_flags("a\\tb", WORDS_RETAIN_ESCAPE, &b) >= 0 && strv_length(b) == 1 &&
+                       streq(b[0], "a\\tb"),
+               "retained escapes keep backslash and character");
+        tap_ok(words_split_flags("x \\", 0, &c) < 0, "a trailing backslash is an error without relax");
+}
+
 int main(void) {
+        test_split_flags();
         test_split();
         test_exec();
         return tap_done();
