@@ -16,20 +16,6 @@ OutputFormat output_format_from_string(const char *s) {
         return (OutputFormat) string_table_lookup(output_format_table, _FORMAT_MAX, s);
 }
 
-static const char * const severity_table[_SEVERITY_MAX] = {
-        [SEVERITY_ERROR] = "error",
-        [SEVERITY_WARNING] = "warning",
-        [SEVERITY_INFO] = "info",
-};
-
-const char *severity_to_string(Severity s) {
-        return s >= 0 && s < _SEVERITY_MAX ? severity_table[s] : NULL;
-}
-
-Severity severity_from_string(const char *s) {
-        return (Severity) string_table_lookup(severity_table, _SEVERITY_MAX, s);
-}
-
 void context_init(Context *c) {
         const char *nc = getenv("NO_COLOR");
         *c = (Context) {

@@ -6,6 +6,7 @@
 #include <getopt.h>
 
 #include "diag.h"
+#include "finding.h"
 
 typedef enum OutputFormat {
         FORMAT_TEXT,
@@ -21,16 +22,6 @@ typedef enum OutputFormat {
 const char *output_format_to_string(OutputFormat f);
 OutputFormat output_format_from_string(const char *s);
 
-typedef enum Severity {
-        SEVERITY_ERROR,
-        SEVERITY_WARNING,
-        SEVERITY_INFO,
-        _SEVERITY_MAX,
-        _SEVERITY_INVALID = -EINVAL,
-} Severity;
-
-const char *severity_to_string(Severity s);
-Severity severity_from_string(const char *s);
 
 typedef struct Context {
         char *root;        /* --root=DIR, NULL for the host's own system */

@@ -55,6 +55,12 @@ typedef struct KeyEntry {
         struct KeyEntry *next;               /* the next entry with the same name */
 } KeyEntry;
 
+typedef struct CheckEntry {
+        CheckInfo info;
+        const char *file; /* borrowed from RulesFile */
+        unsigned line;
+} CheckEntry;
+
 struct Rules {
         char *dir;
         RulesFile *files;
@@ -70,11 +76,18 @@ struct Rules {
         Hashmap keys_by_name;     /* name -> first KeyEntry with that name (chain via next) */
         char **strings;           /* interned strings shared by entries (section names, renamed_to) */
 
+        /* checks.xml */
+        CheckEntry *checks;
+        size_t n_checks, allocated_checks;
+
         /* add the parsed data of new rules file kinds here */
 };
 
 int rules_parse_targets(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
 void rules_targets_done(Rules *r);
+
+int rules_parse_checks(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
+void rules_checks_done(Rules *r);
 
 int rules_parse_unit_keys(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
 int rules_unit_keys_finish(Rules *r, DiagList *diags);

@@ -9,6 +9,13 @@
 /* Every kind of rules file: adding one is a schema, a parse function and an entry here. */
 static const RulesFileKind rules_file_kinds[] = {
         {
+                .pattern = "checks.xml",
+                .schema = "checks.rng",
+                .required = true,
+                .parse = rules_parse_checks,
+                .done = rules_checks_done,
+        },
+        {
                 .pattern = "targets.xml",
                 .schema = "targets.rng",
                 .required = true,

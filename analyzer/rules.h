@@ -5,6 +5,7 @@
  * rules/schema/, errors reported with file:line). A new systemd release should be a data change only. */
 
 #include "diag.h"
+#include "finding.h"
 #include "unit-name.h"
 
 typedef struct Rules Rules;
@@ -96,6 +97,21 @@ int rules_key_value_since(const KeyInfo *k, const char *value, unsigned *ret_sin
 /* Every key entry in file order (for listings and tests). */
 size_t rules_key_count(const Rules *r);
 const KeyInfo *rules_key_get(const Rules *r, size_t i);
+/* ---- lint checks (rules/checks.xml) */
+
+typedef struct CheckInfo {
+        char *id;             /* "private-tmp-before-remount" */
+        Severity severity;    /* the default */
+        char *title;          /* one line */
+        char *explanation;    /* paragraphs separated by blank lines */
+        char **references;    /* text of each reference */
+        char **reference_urls; /* parallel to references */
+} CheckInfo;
+
+const CheckInfo *rules_check_lookup(const Rules *r, const char *id);
+size_t rules_check_count(const Rules *r);
+const CheckInfo *rules_check_get(const Rules *r, size_t i);
+
 /* The type's own section ("Service" for services), NULL for types without one (targets, devices). */
 const char *rules_type_section(UnitType t);
 /* Is section valid for unit type t ("Unit", "Install", the type section)? */

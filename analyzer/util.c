@@ -240,6 +240,27 @@ size_t utf8_first_invalid(const char *s, size_t n) {
         return n;
 }
 
+char *utf8_sanitize(const char *s) {
+        size_t n = strlen(s), o = 0;
+        char *r = malloc(n * 3 + 1);
+
+        if (!r)
+                return NULL;
+        for (size_t i = 0; i < n;) {
+                size_t ok = utf8_first_invalid(s + i, n - i);
+                memcpy(r + o, s + i, ok);
+                o += ok;
+                i += ok;
+                if (i < n) {
+                        memcpy(r + o, "\xef\xbf\xbd", 3);
+                        o += 3;
+                        i++;
+                }
+        }
+        r[o] = 0;
+        return r;
+}
+
 bool utf8_is_valid_n(const char *s, size_t n) {
         return utf8_first_invalid(s, n) == n;
 }

@@ -111,6 +111,8 @@ int string_table_lookup(const char * const *table, size_t n, const char *key);
 int read_full_fd(int fd, size_t max, char **ret, size_t *ret_size);
 
 bool utf8_is_valid_n(const char *s, size_t n);
+/* A copy of s with every invalid UTF-8 byte replaced by U+FFFD (for XML and other strict consumers). */
+char *utf8_sanitize(const char *s);
 /* Position of the first invalid UTF-8 byte in s[0..n), or n. */
 size_t utf8_first_invalid(const char *s, size_t n);
 

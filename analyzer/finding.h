@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* Findings of the checks: what, where (unit, file, line), why (evidence: the chain of edges, the missing link),
+ * and the proposed fix when there is one. Severity is shared with --fail-on. */
+
+#include "util.h"
+
+typedef enum Severity {
+        SEVERITY_ERROR,
+        SEVERITY_WARNING,
+        SEVERITY_INFO,
+        _SEVERITY_MAX,
+        _SEVERITY_INVALID = -EINVAL,
+} Severity;
+
+const char *severity_to_string(Severity s);
+Severity severity_from_string(const char *s);
+
+typedef struct Finding {
+        char *check;       /* stable check id, e.g. "private-tmp-before-remount" */
+        Severity severity;
+        char *unit;
+        char *file;        /* display path, NULL when no file is to blame */
+        unsigned line;     /* 0 = no line */
+        char *message;
+        char **evidence;   /* one line each */
+        char *fix;         /* proposed repair (text), or NULL */
+        char *suppressed;  /* NULL, or where the suppression came from ("file:line" or "override file:line") */
+} Finding;
+
+typedef struct FindingList {
+        Finding *items;
+        size_t n, allocated;
+} FindingList;
+
+void finding_list_done(FindingList *l);
+/* Adds a finding; evidence may be NULL. Returns a pointer to it (to add evidence or a fix), NULL on OOM. */
+Finding *finding_add(FindingList *l, const char *check, Severity severity, const char *unit, const char *file,
+                     unsigned line, const char *fmt, ...) _printf_(7, 8);
+int finding_add_evidence(Finding *f, const char *fmt, ...) _printf_(2, 3);
+/* Sorts by file, line, check id (stable output). */
+void finding_list_sort(FindingList *l);
+/* Counts unsuppressed findings at or above severity s. */
+size_t finding_list_count_at_least(const FindingList *l, Severity s);

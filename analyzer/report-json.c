@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "json.h"
+#include "report.h"
+
+void report_json_finding(JsonWriter *w, const Finding *x);
+
+void report_json_finding(JsonWriter *w, const Finding *x) {
+        json_begin_object(w);
+        json_kv_string(w, "check", x->check);
+        json_kv_string(w, "severity", severity_to_string(x->severity));
+        json_kv_string(w, "unit", x->unit);
+        json_kv_string(w, "file", x->file);
+        if (x->line > 0)
+                json_kv_uint(w, "line", x->line);
+        else {
+                json_key(w, "line");
+                json_null(w);
+        }
+        json_kv_string(w, "message", x->message);
+        json_key(w, "evidence");
+        json_begin_array(w);
+        STRV_FOREACH(e, x->evidence)
+                json_string(w, *e);
+        json_end_array(w);
+        if (x->fix)
+                json_kv_string(w, "fix", x->fix);
+        if (x->suppressed)
+                json_kv_string(w, "suppressed", x->suppressed);
+        json_end_object(w);
+}
+
+int report_json(const FindingList *l, const ReportMeta *m, FILE *f) {
+        size_t n_sev[_SEVERITY_MAX] = {}, n_suppressed = 0;
+        JsonWriter w;
+
+        json_init(&w, f, false);
+        json_begin_object(&w);
+        json_kv_string(&w, "tool", "bootrace");
+        json_kv_string(&w, "version", m->tool_version);
+        json_kv_uint(&w, "systemd", m->systemd);
+        json_kv_string(&w, "target", m->target);
+        json_key(&w, "findings");
+        json_begin_array(&w);
+        for (size_t i = 0; i < l->n; i++) {
+                report_json_finding(&w, &l->items[i]);
+                if (l->items[i].suppressed)
+                        n_suppressed++;
+                else
+                        n_sev[l->items[i].severity]++;
+        }
+        json_end_array(&w);
+        json_key(&w, "summary");
+        json_begin_object(&w);
+        json_kv_uint(&w, "units", strv_length(m->units));
+        json_kv_uint(&w, "errors", n_sev[SEVERITY_ERROR]);
+        json_kv_uint(&w, "warnings", n_sev[SEVERITY_WARNING]);
+        json_kv_uint(&w, "info", n_sev[SEVERITY_INFO]);
+        json_kv_uint(&w, "suppressed", n_suppressed);
+        json_end_object(&w);
+        json_end_object(&w);
+        json_finish(&w);
+        return ferror(f) ? -EIO : 0;
+}
