@@ -88,7 +88,8 @@ static int finding_cmp(const void *a, const void *b) {
 }
 
 void finding_list_sort(FindingList *l) {
-        qsort(l->items, l->n, sizeof(Finding), finding_cmp);
+        if (l->n > 1)
+                qsort(l->items, l->n, sizeof(Finding), finding_cmp);
 }
 
 size_t finding_list_count_at_least(const FindingList *l, Severity s) {

@@ -599,7 +599,8 @@ static int list_conf_files(const FoundDirs *dirs, const char *file_suffix, ConfF
                                 goto finish;
                 }
         }
-        qsort(files, n, sizeof(ConfFile), conf_file_cmp);
+        if (n > 1)
+                qsort(files, n, sizeof(ConfFile), conf_file_cmp);
 finish:
         hashmap_done(&seen);
         if (r < 0) {
