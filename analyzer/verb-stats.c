@@ -1,7 +1,360 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* bootrace stats: per-unit outcomes over repeated boots from journals, failure rates with intervals, before/after
+ * comparison and an SRU verification block. */
+
+#include <math.h>
+#include <time.h>
+
+#include "stats-report.h"
 #include "verbs.h"
 
+enum {
+        ARG_DIRECTORY = ARG_VERB_BASE,
+        ARG_FILE,
+        ARG_UNIT,
+        ARG_BOOTS,
+        ARG_SINCE,
+        ARG_BASELINE_DIRECTORY,
+        ARG_BASELINE_FILE,
+        ARG_BASELINE_ROOT,
+        ARG_BELOW,
+        ARG_BOOTS_STARTED,
+        ARG_BASELINE_BOOTS_STARTED,
+        ARG_NOT_RUN,
+        ARG_CYCLE_IS_FAILURE,
+        ARG_OUTPUT_SIGNATURE,
+        ARG_ANCHOR,
+        ARG_TITLE,
+        ARG_LABEL,
+        ARG_BASELINE_LABEL,
+        ARG_OUTCOMES,
+};
+
+static const struct option options[] = {
+        { "directory", required_argument, NULL, 'D' },
+        { "file", required_argument, NULL, ARG_FILE },
+        { "unit", required_argument, NULL, 'u' },
+        { "boots", required_argument, NULL, ARG_BOOTS },
+        { "since", required_argument, NULL, ARG_SINCE },
+        { "baseline-D", required_argument, NULL, ARG_BASELINE_DIRECTORY },
+        { "baseline-directory", required_argument, NULL, ARG_BASELINE_DIRECTORY },
+        { "baseline-file", required_argument, NULL, ARG_BASELINE_FILE },
+        { "baseline-root", required_argument, NULL, ARG_BASELINE_ROOT },
+        { "below", required_argument, NULL, ARG_BELOW },
+        { "boots-started", required_argument, NULL, ARG_BOOTS_STARTED },
+        { "baseline-boots-started", required_argument, NULL, ARG_BASELINE_BOOTS_STARTED },
+        { "not-run", required_argument, NULL, ARG_NOT_RUN },
+        { "cycle-is-failure", no_argument, NULL, ARG_CYCLE_IS_FAILURE },
+        { "output-signature", required_argument, NULL, ARG_OUTPUT_SIGNATURE },
+        { "anchor", required_argument, NULL, ARG_ANCHOR },
+        { "title", required_argument, NULL, ARG_TITLE },
+        { "label", required_argument, NULL, ARG_LABEL },
+        { "baseline-label", required_argument, NULL, ARG_BASELINE_LABEL },
+        { "outcomes", no_argument, NULL, ARG_OUTCOMES },
+        {},
+};
+
+static const char help[] =
+        "Usage: bootrace stats [-D DIR | --file=FILE... | --root=DIR] [--unit=UNIT...] [OPTIONS]\n\n"
+        "Per-unit outcomes over repeated boots from journals (grouped by _BOOT_ID), failure rates with\n"
+        "Clopper-Pearson and Wilson 95% intervals, and a before/after verdict. Without a source option the\n"
+        "local system journal is read.\n\n"
+        "  -D, --directory=DIR        read the journal files in DIR\n"
+        "      --file=FILE            read FILE (repeatable)\n"
+        "      --root=DIR             read DIR/var/log/journal and DIR/run/log/journal\n"
+        "  -u, --unit=UNIT            report UNIT (repeatable); default: every unit with evidence\n"
+        "      --boots=N              only the last N boots\n"
+        "      --since=TIME           only boots that began at or after TIME (YYYY-MM-DD [HH:MM[:SS]], @EPOCH)\n"
+        "      --baseline-D=DIR       the journals before the change (also --baseline-file, --baseline-root)\n"
+        "      --below=P              show the rate below P (e.g. 5%%): verdict and clean boots needed\n"
+        "      --boots-started=N      the harness started N boots (missing ones are reported and count as\n"
+        "                             failed in the worst case); --baseline-boots-started=N for the baseline\n"
+        "      --not-run=failure|ignore  count units that did not run as failed (default) or not\n"
+        "      --cycle-is-failure     a unit named in an ordering cycle failed in that boot\n"
+        "      --output-signature=TEXT  infer a failure from the unit's own output containing TEXT when no\n"
+        "                             record gives its outcome (repeatable; default \"Read-only file system\";\n"
+        "                             an empty TEXT turns inference off)\n"
+        "      --anchor=UNIT          also time failing units against UNIT (race evidence)\n"
+        "      --title=TEXT, --label=TEXT, --baseline-label=TEXT  markdown heading and package versions\n"
+        "      --outcomes             print the per-boot outcome table (tab-separated) instead of the report\n"
+        "      --format=FORMAT        text (default), json, markdown or junit\n\n"
+        "Exit status: 0 verdict passed, 1 verdict failed, 2 usage or input error, or a journal that could not\n"
+        "be read completely (the results printed are partial).\n";
+
+typedef struct StatsArgs {
+        JournalSourceSpec spec, baseline;
+        StatsOptions o;
+        unsigned boots_started, baseline_boots_started;
+        bool outcomes;
+        bool signatures_set;
+} StatsArgs;
+
+static int parse_unsigned(const char *opt, const char *arg, unsigned *ret) {
+        if (safe_atou(arg, ret) < 0) {
+                log_error("stats: %s=%s: expected a number", opt, arg);
+                return -EINVAL;
+        }
+        return 0;
+}
+
+static int parse_rate(const char *arg, double *ret) {
+        char *end;
+        double v;
+
+        errno = 0;
+        v = strtod(arg, &end);
+        if (errno == 0 && end != arg && streq(end, "%"))
+                v /= 100;
+        else if (errno != 0 || end == arg || *end)
+                v = NAN;
+        if (!(v > 0 && v < 1)) {
+                log_error("stats: --below=%s: expected a rate such as 5%% or 0.05 (strictly between 0 and 1)", arg);
+                return -EINVAL;
+        }
+        *ret = v;
+        return 0;
+}
+
+static int parse_since(const char *arg, uint64_t *ret) {
+        static const char * const formats[] = { "%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d" };
+        struct tm tm;
+
+        if (arg[0] == '@') {
+                unsigned long long s;
+                char *end;
+                errno = 0;
+                s = strtoull(arg + 1, &end, 10);
+                if (errno == 0 && end != arg + 1 && !*end && s < UINT64_MAX / 1000000) {
+                        *ret = s * 1000000;
+                        return 0;
+                }
+        }
+        for (size_t i = 0; i < ELEMENTSOF(formats); i++) {
+                const char *end;
+                memset(&tm, 0, sizeof tm);
+                end = strptime(arg, formats[i], &tm);
+                if (end && !*end) {
+                        time_t t;
+                        tm.tm_isdst = -1;
+                        t = mktime(&tm);
+                        if (t >= 0) {
+                                *ret = (uint64_t) t * 1000000;
+                                return 0;
+                        }
+                }
+        }
+        log_error("stats: --since=%s: expected YYYY-MM-DD [HH:MM[:SS]] (local time) or @EPOCH", arg);
+        return -EINVAL;
+}
+
+static int set_dir(char **p, const char *opt, const char *arg) {
+        if (*p) {
+                log_error("stats: %s given twice; name one directory (or use --file= for several files)", opt);
+                return -EINVAL;
+        }
+        return (*p = strdup(arg)) ? 0 : -ENOMEM;
+}
+
+static int handle(int c, const char *arg, void *userdata) {
+        StatsArgs *a = userdata;
+
+        switch (c) {
+        case 'D':
+                return set_dir(&a->spec.directory, "-D", arg);
+        case ARG_FILE:
+                return strv_extend(&a->spec.files, arg);
+        case 'u':
+                if (isempty(arg)) {
+                        log_error("stats: --unit= needs a unit name");
+                        return -EINVAL;
+                }
+                {
+                        _cleanup_(freep) char *n = stats_unit_name_normalize(arg);
+                        if (!n)
+                                return -ENOMEM;
+                        return strv_extend_unique(&a->o.units, n);
+                }
+        case ARG_BOOTS:
+                if (parse_unsigned("--boots", arg, &a->o.boots_last) < 0 || a->o.boots_last == 0) {
+                        log_error("stats: --boots=%s: expected a positive number", arg);
+                        return -EINVAL;
+                }
+                return 0;
+        case ARG_SINCE:
+                return parse_since(arg, &a->o.since_usec);
+        case ARG_BASELINE_DIRECTORY:
+                return set_dir(&a->baseline.directory, "--baseline-D", arg);
+        case ARG_BASELINE_FILE:
+                return strv_extend(&a->baseline.files, arg);
+        case ARG_BASELINE_ROOT:
+                return set_dir(&a->baseline.root, "--baseline-root", arg);
+        case ARG_BELOW:
+                return parse_rate(arg, &a->o.below);
+        case ARG_BOOTS_STARTED:
+                return parse_unsigned("--boots-started", arg, &a->boots_started);
+        case ARG_BASELINE_BOOTS_STARTED:
+                return parse_unsigned("--baseline-boots-started", arg, &a->baseline_boots_started);
+        case ARG_NOT_RUN:
+                if (streq(arg, "failure"))
+                        a->o.not_run_is_failure = true;
+                else if (streq(arg, "ignore"))
+                        a->o.not_run_is_failure = false;
+                else {
+                        log_error("stats: --not-run=%s: expected failure or ignore", arg);
+                        return -EINVAL;
+                }
+                return 0;
+        case ARG_CYCLE_IS_FAILURE:
+                a->o.cycle_is_failure = true;
+                return 0;
+        case ARG_OUTPUT_SIGNATURE:
+                if (!a->signatures_set)
+                        a->o.output_signatures = strv_free(a->o.output_signatures);
+                a->signatures_set = true;
+                return isempty(arg) ? 0 : strv_extend_unique(&a->o.output_signatures, arg);
+        case ARG_ANCHOR:
+                return strv_extend_unique(&a->o.anchors, arg);
+        case ARG_TITLE:
+                free(a->o.title);
+                return (a->o.title = strdup(arg)) ? 0 : -ENOMEM;
+        case ARG_LABEL:
+                free(a->o.label);
+                return (a->o.label = strdup(arg)) ? 0 : -ENOMEM;
+        case ARG_BASELINE_LABEL:
+                free(a->o.baseline_label);
+                return (a->o.baseline_label = strdup(arg)) ? 0 : -ENOMEM;
+        case ARG_OUTCOMES:
+                a->outcomes = true;
+                return 0;
+        }
+        return -EINVAL;
+}
+
+static void progress(uint64_t n, void *userdata) {
+        const char *label = userdata;
+        fprintf(stderr, "\rbootrace: reading %s: %" PRIu64 " entries", label, n);
+        fflush(stderr);
+}
+
+static int load(StatsSample *s, const char *label, const JournalSourceSpec *spec, const StatsOptions *o,
+                unsigned boots_started, bool show_progress) {
+        _cleanup_(freep) char *what = journal_source_spec_describe(spec);
+        int r;
+
+        r = stats_sample_load(s, label, spec, o, show_progress ? progress : NULL, (void *) label);
+        if (show_progress)
+                fputs("\r\033[K", stderr);
+        diag_list_print(&s->diags, stderr, DIAG_NOTICE);
+        if (r == JOURNAL_SOURCE_EMPTY)
+                log_error("stats: %s: no readable journal entries there (journal files are *.journal; convert an "
+                          "export with systemd-journal-remote)", strna(what));
+        else if (r == -ENOENT || r == -ENOTDIR || r == -EISDIR)
+                log_error("stats: %s: %s", strna(what), strerror(-r));
+        else if (r < 0)
+                log_error("stats: %s: cannot read the journal: %s", strna(what), strerror(-r));
+        if (r < 0)
+                return r;
+        r = stats_sample_count(s, boots_started, o);
+        if (r < 0)
+                log_error("stats: %s: %s", strna(what), strerror(-r));
+        return r;
+}
+
 int verb_stats(int argc, char *argv[], Context *ctx) {
-        log_error("stats: not built yet");
-        return EXIT_ERROR;
+        static const OutputFormat formats[] = { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN, FORMAT_JUNIT,
+                                                _FORMAT_INVALID };
+        _cleanup_(stats_report_done) StatsReport rep = {};
+        StatsArgs a = { .o = { .not_run_is_failure = true, .alpha = 0.05 } };
+        bool show_progress;
+        int optind_, r, ret = EXIT_ERROR;
+
+        a.o.output_signatures = strv_copy((char *[]) { (char *) "Read-only file system", NULL });
+        if (!a.o.output_signatures) {
+                log_error("out of memory");
+                return EXIT_ERROR;
+        }
+        r = cli_parse(argc, argv, ctx, options, "D:u:", handle, &a, help, &optind_);
+        if (r != 0) {
+                ret = r > 0 ? EXIT_CLEAN : EXIT_ERROR;
+                goto finish;
+        }
+        if (optind_ < argc) {
+                log_error("stats: unexpected argument '%s' (units are given with --unit=)", argv[optind_]);
+                goto finish;
+        }
+        if (cli_check_format(ctx, "stats", formats) < 0)
+                goto finish;
+        if (ctx->root && !a.spec.directory && !a.spec.files && !(a.spec.root = strdup(ctx->root))) {
+                log_error("out of memory");
+                goto finish;
+        }
+        if ((a.spec.directory != NULL) + (a.spec.files != NULL) + (a.spec.root != NULL) > 1 ||
+            (a.baseline.directory != NULL) + (a.baseline.files != NULL) + (a.baseline.root != NULL) > 1) {
+                log_error("stats: name the journals one way: -D DIR, --file=FILE... or --root=DIR");
+                goto finish;
+        }
+        if (!a.o.anchors) {
+                for (const char * const *x = stats_default_anchors; *x; x++)
+                        if (strv_extend(&a.o.anchors, *x) < 0) {
+                                log_error("out of memory");
+                                goto finish;
+                        }
+        } else
+                for (const char * const *x = stats_default_anchors; *x; x++)
+                        if (strv_extend_unique(&a.o.anchors, *x) < 0) {
+                                log_error("out of memory");
+                                goto finish;
+                        }
+
+        rep.options = &a.o;
+        rep.has_baseline = journal_source_spec_is_set(&a.baseline);
+        show_progress = isatty(STDERR_FILENO) && !ctx->quiet;
+        if (rep.has_baseline &&
+            load(&rep.baseline, "before", &a.baseline, &a.o, a.baseline_boots_started, show_progress) < 0)
+                goto finish;
+        if (load(&rep.sample, rep.has_baseline ? "after" : "sample", &a.spec, &a.o, a.boots_started,
+                 show_progress) < 0)
+                goto finish;
+        r = stats_report_judge(&rep);
+        if (r < 0) {
+                log_error("stats: %s", strerror(-r));
+                goto finish;
+        }
+
+        if (a.outcomes)
+                r = stats_report_outcomes(&rep, stdout);
+        else
+                switch (ctx->format) {
+                case FORMAT_JSON:
+                        r = stats_report_json(&rep, stdout);
+                        break;
+                case FORMAT_MARKDOWN:
+                        r = stats_report_markdown(&rep, stdout);
+                        break;
+                case FORMAT_JUNIT:
+                        r = stats_report_junit(&rep, stdout);
+                        break;
+                default:
+                        r = stats_report_text(&rep, stdout);
+                }
+        if (r < 0) {
+                log_error("stats: cannot write the report: %s", strerror(-r));
+                goto finish;
+        }
+
+        ret = rep.verdict == VERDICT_PASS ? EXIT_CLEAN : EXIT_FINDINGS;
+        for (int i = 0; i < 2; i++) {
+                const StatsSample *s = i == 0 ? &rep.baseline : &rep.sample;
+                if (!s->source || s->source->n_errors == 0)
+                        continue;
+                log_warning("stats: %s: %" PRIu64 " read error%s (first: %s); the journal is truncated or "
+                            "corrupt and the results are partial", s->source->description, s->source->n_errors,
+                            s->source->n_errors == 1 ? "" : "s", strerror(-s->source->first_error));
+                ret = EXIT_ERROR;
+        }
+finish:
+        journal_source_spec_done(&a.spec);
+        journal_source_spec_done(&a.baseline);
+        stats_options_done(&a.o);
+        return ret;
 }

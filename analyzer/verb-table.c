@@ -7,6 +7,8 @@ const Verb verb_table[] = {
           "print a unit as systemd would load it: settings with file:line, drop-ins, aliases" },
         { "stats", verb_stats, "stats [-D DIR|--file=FILE...] [--unit=UNIT...] [--format=...]",
           "per-unit outcomes and failure rates over repeated boots, from journals" },
+        { "chain", verb_chain, "chain [UNIT] [--boot=ID] [-D DIR|--file=FILE...]",
+          "the critical chain of a unit in a past boot, from the journal" },
         { "explain", verb_explain, "explain [CHECK...]", "what a check looks for, why it matters, references" },
 };
 const size_t verb_table_size = ELEMENTSOF(verb_table);

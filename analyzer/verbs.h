@@ -18,6 +18,7 @@ typedef struct Verb {
 int verb_show(int argc, char *argv[], Context *ctx);
 int verb_explain(int argc, char *argv[], Context *ctx);
 int verb_stats(int argc, char *argv[], Context *ctx);
+int verb_chain(int argc, char *argv[], Context *ctx);
 
 extern const Verb verb_table[];
 extern const size_t verb_table_size;

@@ -1,0 +1,503 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <dirent.h>
+#include <endian.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <sys/stat.h>
+
+#include "journal-source.h"
+
+static inline void sd_journal_closep_(sd_journal **j) {
+        if (*j)
+                sd_journal_close(*j);
+}
+
+void journal_source_spec_done(JournalSourceSpec *s) {
+        s->directory = mfree(s->directory);
+        s->files = strv_free(s->files);
+        s->root = mfree(s->root);
+}
+
+bool journal_source_spec_is_set(const JournalSourceSpec *s) {
+        return s->directory || s->files || s->root;
+}
+
+char *journal_source_spec_describe(const JournalSourceSpec *s) {
+        _cleanup_(freep) char *r = NULL;
+
+        if (s->directory)
+                return strjoin("-D ", s->directory);
+        if (s->root)
+                return strjoin("--root ", s->root);
+        if (!s->files)
+                return strdup("the local journal");
+        STRV_FOREACH(f, s->files) {
+                char *n = r ? strjoin(r, ", ", *f) : strdup(*f);
+                if (!n)
+                        return NULL;
+                free(r);
+                r = n;
+        }
+        return TAKE_PTR(r);
+}
+
+JournalSource *journal_source_free(JournalSource *s) {
+        if (!s)
+                return NULL;
+        if (s->journal)
+                sd_journal_close(s->journal);
+        for (size_t i = 0; i < s->n_boots; i++)
+                free(s->boots[i].kernel);
+        free(s->boots);
+        free(s->description);
+        free(s);
+        return NULL;
+}
+
+static int check_path(const char *p, bool want_dir) {
+        struct stat st;
+
+        if (stat(p, &st) < 0)
+                return -errno;
+        if (want_dir && !S_ISDIR(st.st_mode))
+                return -ENOTDIR;
+        if (!want_dir && S_ISDIR(st.st_mode))
+                return -EISDIR;
+        return 0;
+}
+
+/* Does the journal have at least one entry? sd-journal opens an empty directory without complaint. */
+static int has_entries(sd_journal *j) {
+        int r = sd_journal_seek_head(j);
+        if (r < 0)
+                return r;
+        r = sd_journal_next(j);
+        return r;
+}
+
+static void note_error(JournalSource *s, int r) {
+        if (s->n_errors++ == 0)
+                s->first_error = r;
+}
+
+static void note_file(JournalSource *s, DiagList *diags, DiagLevel level, const char *file, int error,
+                      const char *fmt, ...) _printf_(6, 7);
+static void note_file(JournalSource *s, DiagList *diags, DiagLevel level, const char *file, int error,
+                      const char *fmt, ...) {
+        _cleanup_(freep) char *m = NULL;
+        va_list ap;
+        int r;
+
+        if (level == DIAG_ERROR)
+                note_error(s, error);
+        va_start(ap, fmt);
+        r = vasprintf(&m, fmt, ap);
+        va_end(ap);
+        if (r < 0) {
+                m = NULL;
+                return;
+        }
+        (void) diag_add(diags, level, file, 0, "%s", m);
+}
+
+static bool is_journal_file_name(const char *n) {
+        return endswith(n, ".journal") || endswith(n, ".journal~");
+}
+
+/* Journal files directly in dir (what sd_journal_open_directory() reads), appended to *files. */
+static int list_dir(const char *dir, char ***files) {
+        struct dirent **de = NULL;
+        int n, r = 0;
+
+        n = scandir(dir, &de, NULL, alphasort);
+        if (n < 0)
+                return errno == ENOENT ? 0 : -errno;
+        for (int i = 0; i < n; i++) {
+                if (r >= 0 && is_journal_file_name(de[i]->d_name)) {
+                        char *p = path_join(dir, de[i]->d_name);
+                        r = p ? strv_push(files, p) : -ENOMEM;
+                }
+                free(de[i]);
+        }
+        free(de);
+        return r;
+}
+
+/* --root: DIR/var/log/journal/MACHINE/ and DIR/run/log/journal/MACHINE/ (and files right in them). */
+static int list_root(const char *root, char ***files) {
+        static const char * const subdirs[] = { "var/log/journal", "run/log/journal" };
+        int r;
+
+        for (size_t i = 0; i < ELEMENTSOF(subdirs); i++) {
+                _cleanup_(freep) char *top = path_join(root, subdirs[i]);
+                struct dirent **de = NULL;
+                int n;
+
+                if (!top)
+                        return -ENOMEM;
+                if ((r = list_dir(top, files)) < 0)
+                        return r;
+                n = scandir(top, &de, NULL, alphasort);
+                for (int k = 0; k < n; k++) {
+                        if (r >= 0 && de[k]->d_name[0] != '.') {
+                                _cleanup_(freep) char *sub = path_join(top, de[k]->d_name);
+                                struct stat st;
+                                if (!sub)
+                                        r = -ENOMEM;
+                                else if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+                                        r = list_dir(sub, files);
+                        }
+                        free(de[k]);
+                }
+                free(de);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* The journal file header (systemd's docs/JOURNAL_FILE_FORMAT.md): the signature, the state byte and the
+ * entry count. Returns 0 with *ret_entries (UINT64_MAX when the header is too old to say), or -errno. */
+static int read_header(const char *path, uint8_t *ret_state, uint64_t *ret_entries) {
+        _cleanup_(closep) int fd = -EBADF;
+        uint8_t h[160];
+        uint64_t header_size, n;
+        ssize_t l;
+
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return -errno;
+        l = pread(fd, h, sizeof h, 0);
+        if (l < 0)
+                return -errno;
+        if (l < 96 || memcmp(h, "LPKSHHRH", 8) != 0)
+                return -EBADMSG;
+        *ret_state = h[16];
+        memcpy(&header_size, h + 88, 8);
+        header_size = le64toh(header_size);
+        *ret_entries = UINT64_MAX;
+        if (l >= 160 && header_size >= 160) {
+                memcpy(&n, h + 152, 8);
+                *ret_entries = le64toh(n);
+        }
+        return 0;
+}
+
+/* Opens one file alone and counts the entries sd-journal can read. Returns the count or -errno. */
+static int64_t count_entries(const char *path) {
+        sd_journal *j = NULL;
+        const char *files[] = { path, NULL };
+        int64_t n = 0;
+        int r;
+
+        r = sd_journal_open_files(&j, files, 0);
+        if (r < 0)
+                return r;
+        while ((r = sd_journal_next(j)) > 0)
+                n++;
+        sd_journal_close(j);
+        return r < 0 ? r : n;
+}
+
+/* Checks every file alone; returns the usable ones in *ret_good (NULL when none). */
+static int check_files(JournalSource *s, DiagList *diags, char **files, char ***ret_good) {
+        _cleanup_(strv_freep) char **good = NULL;
+        int r;
+
+        STRV_FOREACH(f, files) {
+                uint8_t state = 0;
+                uint64_t want = UINT64_MAX;
+                int64_t got;
+
+                s->n_files++;
+                r = read_header(*f, &state, &want);
+                if (r < 0) {
+                        s->n_files_bad++;
+                        note_file(s, diags, DIAG_ERROR, *f, r, "not a journal file, or its header is unreadable: %s",
+                                  strerror(-r));
+                        continue;
+                }
+                got = count_entries(*f);
+                if (got < 0) {
+                        s->n_files_bad++;
+                        note_file(s, diags, DIAG_ERROR, *f, (int) got, "cannot be opened (truncated or corrupt): %s",
+                                  strerror((int) -got));
+                        continue;
+                }
+                if (want != UINT64_MAX && (uint64_t) got < want)
+                        note_file(s, diags, DIAG_ERROR, *f, -EBADMSG,
+                                  "%" PRIu64 " of %" PRIu64 " entries cannot be read (corrupt)", want - (uint64_t) got,
+                                  want);
+                else if (state == 1)
+                        note_file(s, diags, DIAG_NOTICE, *f, 0, "was not closed cleanly (still being written, or its "
+                                  "writer crashed): its last boot may be cut short");
+                if ((r = strv_extend(&good, *f)) < 0)
+                        return r;
+        }
+        *ret_good = TAKE_PTR(good);
+        return 0;
+}
+
+int journal_source_open(const JournalSourceSpec *spec, DiagList *diags, JournalSource **ret) {
+        _cleanup_(journal_source_freep) JournalSource *s = NULL;
+        _cleanup_(sd_journal_closep_) sd_journal *j = NULL;
+        int r;
+
+        s = calloc(1, sizeof(JournalSource));
+        if (!s)
+                return -ENOMEM;
+        s->description = journal_source_spec_describe(spec);
+        if (!s->description)
+                return -ENOMEM;
+
+        if (journal_source_spec_is_set(spec)) {
+                _cleanup_(strv_freep) char **files = NULL, **good = NULL;
+
+                if (spec->directory) {
+                        if ((r = check_path(spec->directory, true)) < 0 || (r = list_dir(spec->directory, &files)) < 0)
+                                return r;
+                } else if (spec->root) {
+                        if ((r = check_path(spec->root, true)) < 0 || (r = list_root(spec->root, &files)) < 0)
+                                return r;
+                } else {
+                        STRV_FOREACH(f, spec->files)
+                                if ((r = check_path(*f, false)) < 0)
+                                        return r;
+                        if (!(files = strv_copy(spec->files)))
+                                return -ENOMEM;
+                }
+                /* each file alone first: one bad file must not hide the others (sd-journal would either fail
+                 * the whole set or skip the file silently) */
+                if ((r = check_files(s, diags, files, &good)) < 0)
+                        return r;
+                if (!good)
+                        return JOURNAL_SOURCE_EMPTY;
+                r = sd_journal_open_files(&j, (const char **) good, 0);
+        } else
+                r = sd_journal_open(&j, SD_JOURNAL_LOCAL_ONLY | SD_JOURNAL_SYSTEM);
+        if (r < 0)
+                return r;
+        r = has_entries(j);
+        if (r < 0)
+                return r;
+        if (r == 0)
+                return JOURNAL_SOURCE_EMPTY;
+        s->journal = TAKE_PTR(j);
+        *ret = TAKE_PTR(s);
+        return 0;
+}
+
+static int boot_cmp(const void *x, const void *y) {
+        const JournalBoot *a = x, *b = y;
+        if (a->first_realtime != b->first_realtime)
+                return (a->first_realtime > b->first_realtime) - (a->first_realtime < b->first_realtime);
+        return strcmp(a->id_str, b->id_str);
+}
+
+/* First/last timestamps of one boot, and the "Linux version" of its first kernel record. */
+static int boot_stamps(JournalSource *s, JournalBoot *b) {
+        sd_journal *j = s->journal;
+        char match[64];
+        int r;
+
+        sd_journal_flush_matches(j);
+        snprintf(match, sizeof match, "_BOOT_ID=%s", b->id_str);
+        if ((r = sd_journal_add_match(j, match, 0)) < 0)
+                return r;
+        if ((r = sd_journal_seek_head(j)) < 0)
+                return r;
+        r = sd_journal_next(j);
+        if (r > 0) {
+                (void) sd_journal_get_realtime_usec(j, &b->first_realtime);
+                (void) sd_journal_get_monotonic_usec(j, &b->first_monotonic, NULL);
+        } else if (r < 0)
+                note_error(s, r);
+        if ((r = sd_journal_seek_tail(j)) < 0)
+                return r;
+        r = sd_journal_previous(j);
+        if (r > 0) {
+                (void) sd_journal_get_realtime_usec(j, &b->last_realtime);
+                (void) sd_journal_get_monotonic_usec(j, &b->last_monotonic, NULL);
+        } else if (r < 0)
+                note_error(s, r);
+
+        /* the kernel's first record says which kernel booted (VMs and hardware; containers have none) */
+        if ((r = sd_journal_add_match(j, "_TRANSPORT=kernel", 0)) < 0 ||
+            (r = sd_journal_add_match(j, "SYSLOG_IDENTIFIER=kernel", 0)) < 0 || (r = sd_journal_seek_head(j)) < 0)
+                return r;
+        r = sd_journal_next(j);
+        if (r > 0) {
+                const void *d;
+                size_t l;
+                if (sd_journal_get_data(j, "MESSAGE", &d, &l) >= 0 && l > 8 + 14 &&
+                    memcmp(d, "MESSAGE=Linux version ", 22) == 0) {
+                        const char *v = (const char *) d + 22;
+                        size_t n = 0;
+                        while (22 + n < l && v[n] != ' ' && v[n] != 0)
+                                n++;
+                        b->kernel = strndup_safe(v, n);
+                        if (!b->kernel)
+                                return -ENOMEM;
+                }
+        } else if (r < 0)
+                note_error(s, r);
+        sd_journal_flush_matches(j);
+        return 0;
+}
+
+int journal_source_list_boots(JournalSource *s) {
+        sd_journal *j = s->journal;
+        const void *d;
+        size_t l;
+        int r;
+
+        r = sd_journal_query_unique(j, "_BOOT_ID");
+        if (r < 0)
+                return r;
+        SD_JOURNAL_FOREACH_UNIQUE(j, d, l) {
+                char id[33];
+                JournalBoot *nb;
+                if (l != 9 + 32 || memcmp(d, "_BOOT_ID=", 9) != 0)
+                        continue;
+                memcpy(id, (const char *) d + 9, 32);
+                id[32] = 0;
+                nb = realloc(s->boots, (s->n_boots + 1) * sizeof(JournalBoot));
+                if (!nb)
+                        return -ENOMEM;
+                s->boots = nb;
+                nb = &s->boots[s->n_boots];
+                *nb = (JournalBoot) {};
+                if (sd_id128_from_string(id, &nb->id) < 0)
+                        continue;
+                sd_id128_to_string(nb->id, nb->id_str);
+                s->n_boots++;
+        }
+        for (size_t i = 0; i < s->n_boots; i++) {
+                r = boot_stamps(s, &s->boots[i]);
+                if (r < 0)
+                        return r;
+        }
+        if (s->n_boots > 1)
+                qsort(s->boots, s->n_boots, sizeof(JournalBoot), boot_cmp);
+        return 0;
+}
+
+static int add_match_str(sd_journal *j, const char *field, const char *value) {
+        _cleanup_(freep) char *m = strjoin(field, "=", value);
+        if (!m)
+                return -ENOMEM;
+        return sd_journal_add_match(j, m, 0);
+}
+
+static int add_matches(sd_journal *j, const JournalScanMatches *m) {
+        int r;
+
+        sd_journal_flush_matches(j);
+        if (!m || !m->units) {
+                /* everything but the kernel's own messages: services log through these transports */
+                if ((r = sd_journal_add_match(j, "_TRANSPORT=journal", 0)) < 0 ||
+                    (r = sd_journal_add_match(j, "_TRANSPORT=stdout", 0)) < 0 ||
+                    (r = sd_journal_add_match(j, "_TRANSPORT=syslog", 0)) < 0 ||
+                    (r = sd_journal_add_match(j, "_TRANSPORT=driver", 0)) < 0 || (r = sd_journal_add_disjunction(j)) < 0)
+                        return r;
+        } else {
+                for (const char * const *id = journal_event_message_ids; *id; id++)
+                        if ((r = add_match_str(j, "MESSAGE_ID", *id)) < 0)
+                                return r;
+                if ((r = sd_journal_add_disjunction(j)) < 0 || (r = sd_journal_add_match(j, "_PID=1", 0)) < 0 ||
+                    (r = sd_journal_add_disjunction(j)) < 0 ||
+                    (r = sd_journal_add_match(j, "SYSLOG_IDENTIFIER=systemd-journald", 0)) < 0 ||
+                    (r = sd_journal_add_disjunction(j)) < 0)
+                        return r;
+                if (m->units[0]) {
+                        STRV_FOREACH(u, m->units)
+                                if ((r = add_match_str(j, "_SYSTEMD_UNIT", *u)) < 0)
+                                        return r;
+                        if ((r = sd_journal_add_disjunction(j)) < 0)
+                                return r;
+                        STRV_FOREACH(u, m->units)
+                                if ((r = add_match_str(j, "UNIT", *u)) < 0)
+                                        return r;
+                        if ((r = sd_journal_add_disjunction(j)) < 0)
+                                return r;
+                }
+        }
+        /* PID 1's messages that came through kmsg (before journald ran, on VMs and hardware) */
+        if ((r = sd_journal_add_match(j, "_TRANSPORT=kernel", 0)) < 0 ||
+            (r = sd_journal_add_match(j, "SYSLOG_IDENTIFIER=systemd", 0)) < 0)
+                return r;
+        return 0;
+}
+
+static ssize_t boot_index(const JournalSource *s, sd_id128_t id, size_t *hint) {
+        if (*hint < s->n_boots && sd_id128_equal(s->boots[*hint].id, id))
+                return (ssize_t) *hint;
+        for (size_t i = 0; i < s->n_boots; i++)
+                if (sd_id128_equal(s->boots[i].id, id)) {
+                        *hint = i;
+                        return (ssize_t) i;
+                }
+        return -ENOENT;
+}
+
+int journal_source_scan(JournalSource *s, const JournalScanMatches *m, const bool *selected,
+                        JournalEntryCallback cb, JournalProgressCallback progress, void *userdata) {
+        sd_journal *j = s->journal;
+        _cleanup_(journal_fields_done) JournalFields fields = {};
+        uint64_t n = 0;
+        size_t hint = 0;
+        int r;
+
+        r = add_matches(j, m);
+        if (r < 0)
+                return r;
+        r = sd_journal_seek_head(j);
+        if (r < 0)
+                return r;
+        for (;;) {
+                sd_id128_t boot;
+                uint64_t mono;
+                const void *d;
+                size_t l;
+                ssize_t b;
+
+                r = sd_journal_next(j);
+                if (r < 0) {
+                        /* a corrupt region: sd-journal cannot go on from here */
+                        note_error(s, r);
+                        break;
+                }
+                if (r == 0)
+                        break;
+                if (progress && ++n % 4096 == 0)
+                        progress(n, userdata);
+                r = sd_journal_get_monotonic_usec(j, &mono, &boot);
+                if (r < 0) {
+                        note_error(s, r);
+                        continue;
+                }
+                b = boot_index(s, boot, &hint);
+                if (b < 0 || (selected && !selected[b]))
+                        continue;
+
+                journal_fields_reset(&fields);
+                fields.monotonic_usec = mono;
+                (void) sd_journal_get_realtime_usec(j, &fields.realtime_usec);
+                sd_journal_restart_data(j);
+                while ((r = sd_journal_enumerate_data(j, &d, &l)) > 0)
+                        if (journal_fields_add(&fields, d, l) < 0)
+                                return -ENOMEM;
+                if (r < 0) {
+                        note_error(s, r);
+                        continue;
+                }
+                r = cb(&fields, (size_t) b, userdata);
+                if (r < 0)
+                        return r;
+        }
+        sd_journal_flush_matches(j);
+        if (progress)
+                progress(n, userdata);
+        return 0;
+}

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <math.h>
+
+#include "race-evidence.h"
+#include "stats-report.h"
+
+static void header(const StatsSample *s, FILE *f) {
+        fprintf(f, "%s: %s: %u boot%s in the journal", s->label, s->source->description, s->boots_in_journal,
+                s->boots_in_journal == 1 ? "" : "s");
+        if (s->boots_started)
+                fprintf(f, " of %u started (%u missing)", s->boots_started, s->boots_missing);
+        fprintf(f, ", %u incomplete", s->boots_incomplete);
+        fputs("; systemd ", f);
+        if (s->systemd_versions)
+                STRV_FOREACH(v, s->systemd_versions)
+                        fprintf(f, "%s%s", v == s->systemd_versions ? "" : ", ", *v);
+        else
+                fputs("version not in the journal", f);
+        if (s->kernels) {
+                fputs("; kernel ", f);
+                STRV_FOREACH(v, s->kernels)
+                        fprintf(f, "%s%s", v == s->kernels ? "" : ", ", *v);
+        }
+        fputc('\n', f);
+        if (s->source->n_errors)
+                fprintf(f, "%s: warning: %" PRIu64 " read error%s (%s): results are partial\n", s->label,
+                        s->source->n_errors, s->source->n_errors == 1 ? "" : "s", strerror(-s->source->first_error));
+}
+
+static void results(const UnitStats *u, FILE *f) {
+        if (u->n_results == 0) {
+                fputc('-', f);
+                return;
+        }
+        for (size_t i = 0; i < u->n_results; i++)
+                fprintf(f, "%s%s=%u", i ? "," : "", u->results[i].result, u->results[i].count);
+}
+
+static void unit_table(const StatsSample *s, FILE *f) {
+        char b1[32], b2[32], b3[32];
+        size_t w = 4;
+
+        for (size_t i = 0; i < s->n_units; i++)
+                w = MAX(w, strlen(s->units[i].unit));
+        fprintf(f, "\n%-*s %9s %8s %-17s %5s %6s %7s %7s %7s  %s\n", (int) w, "UNIT", "FAILURES", "RATE",
+                "95% CI (CP)", "OK", "FAILED", "NOT-RUN", "SKIPPED", "UNKNOWN", "RESULTS");
+        for (size_t i = 0; i < s->n_units; i++) {
+                const UnitStats *u = &s->units[i];
+                char frac[32], ci[48];
+                snprintf(frac, sizeof frac, "%u/%u", u->failures, u->boots);
+                if (u->boots)
+                        snprintf(ci, sizeof ci, "%s-%s", stats_fmt_pct(b2, u->ci_low), stats_fmt_pct(b3, u->ci_high));
+                else
+                        snprintf(ci, sizeof ci, "-");
+                fprintf(f, "%-*s %9s %8s %-17s %5u %6u %7u %7u %7u  ", (int) w, u->unit, frac,
+                        stats_fmt_pct(b1, u->rate), ci, u->succeeded, u->failed, u->not_run, u->skipped, u->unknown);
+                results(u, f);
+                fputc('\n', f);
+                if (u->has_worst)
+                        fprintf(f, "%-*s %9s worst case (unknown and missing boots failed): %u/%u = %s, 95%% CI %s-%s\n",
+                                (int) w, "", "", u->worst_failures, u->worst_boots, stats_fmt_pct(b1, u->worst_rate),
+                                stats_fmt_pct(b2, u->worst_ci_low), stats_fmt_pct(b3, u->worst_ci_high));
+        }
+}
+
+static void signatures(const StatsSample *s, FILE *f) {
+        if (s->n_signatures == 0)
+                return;
+        fprintf(f, "\nFailure signatures (%s):\n", s->label);
+        for (size_t i = 0; i < s->n_signatures; i++) {
+                fprintf(f, "  %-32s %u unit-boot%s:", s->signatures[i].signature, s->signatures[i].unit_boots,
+                        s->signatures[i].unit_boots == 1 ? "" : "s");
+                STRV_FOREACH(u, s->signatures[i].units)
+                        fprintf(f, " %s", *u);
+                fputc('\n', f);
+        }
+}
+
+static void cycles(const StatsSample *s, FILE *f) {
+        const BootAnalysis *a = s->analysis;
+
+        if (s->n_cycles == 0) {
+                fprintf(f, "\nOrdering cycles (%s): none recorded in the journal\n", s->label);
+                return;
+        }
+        fprintf(f, "\nOrdering cycles (%s): %u\n", s->label, s->n_cycles);
+        for (size_t b = 0; b < a->n_boots; b++)
+                for (size_t c = 0; c < a->boots[b].n_cycles; c++) {
+                        const Cycle *cy = &a->boots[b].cycles[c];
+                        fprintf(f, "  boot %zu %s: cycle starting with %s%s; deleted:", b + 1, a->boots[b].id,
+                                strna(cy->start), cy->unfixable ? " (unfixable)" : "");
+                        if (!cy->deleted)
+                                fputs(" none", f);
+                        STRV_FOREACH(d, cy->deleted)
+                                fprintf(f, " %s", *d);
+                        fputc('\n', f);
+                        STRV_FOREACH(l, cy->lines)
+                                fprintf(f, "    %s\n", *l);
+                }
+}
+
+static int incomplete(const StatsSample *s, FILE *f) {
+        const BootAnalysis *a = s->analysis;
+        bool any = false;
+
+        for (size_t b = 0; b < a->n_boots; b++) {
+                _cleanup_(freep) char *why = NULL;
+                int r = stats_boot_incomplete(&a->boots[b], &why);
+                if (r < 0)
+                        return r;
+                if (!why)
+                        continue;
+                if (!any)
+                        fprintf(f, "\nIncomplete boots (%s):\n", s->label);
+                any = true;
+                fprintf(f, "  boot %zu %s: %s\n", b + 1, a->boots[b].id, why);
+        }
+        if (s->boots_missing)
+                fprintf(f, "\nMissing boots (%s): %u started but not in the journal: outcome unknown\n", s->label,
+                        s->boots_missing);
+        return 0;
+}
+
+static int race(const StatsReport *rep, const StatsSample *s, FILE *f) {
+        const BootAnalysis *a = s->analysis;
+        const char * const *anchors = rep->options->anchors ? (const char * const *) rep->options->anchors :
+                                                              stats_default_anchors;
+        char t1[32], t2[32];
+        bool any = false;
+
+        for (size_t i = 0; i < s->n_units; i++) {
+                const UnitStats *u = &s->units[i];
+                if (u->index < 0 || u->failures == 0)
+                        continue;
+                for (size_t b = 0; b < a->n_boots; b++) {
+                        const UnitBoot *ub = &a->units[u->index].boots[b];
+                        _cleanup_(race_evidence_done) RaceEvidence e = {};
+                        _cleanup_(freep) char *what = NULL;
+                        int r;
+                        if (!outcome_is_failure(ub->outcome, rep->options->not_run_is_failure))
+                                continue;
+                        if (!any)
+                                fprintf(f, "\nRace evidence (%s; monotonic time of each boot):\n", s->label);
+                        any = true;
+                        if ((r = race_evidence_build(a, (size_t) u->index, b, anchors, &e)) < 0 ||
+                            (r = stats_fmt_unit_boot(ub, &what)) < 0)
+                                return r;
+                        fprintf(f, "  %s boot %zu %.8s: %s at %s (start %s): %s\n", u->unit, b + 1, a->boots[b].id,
+                                what, stats_fmt_usec(t1, e.end_usec), stats_fmt_usec(t2, e.start_usec), e.summary);
+                }
+        }
+        return 0;
+}
+
+static void comparisons(const StatsReport *r, FILE *f) {
+        char b1[32], b2[32];
+        size_t w = 4;
+
+        if (r->n_comparisons == 0)
+                return;
+        for (size_t i = 0; i < r->n_comparisons; i++)
+                w = MAX(w, strlen(r->comparisons[i].unit));
+        fprintf(f, "\nBefore/after (Fisher's exact test, two-sided; %s):\n",
+                r->n_comparisons > 1 ? "p-values not corrected for multiple comparisons, Holm in JSON" :
+                                       "one comparison");
+        fprintf(f, "%-*s %10s %10s %10s %10s %9s  %s\n", (int) w, "UNIT", "BEFORE", "AFTER", "BEFORE%", "AFTER%", "P",
+                "VERDICT");
+        for (size_t i = 0; i < r->n_comparisons; i++) {
+                const Comparison *c = &r->comparisons[i];
+                char before[32], after[32];
+                snprintf(before, sizeof before, "%u/%u", c->before ? c->before->failures : 0,
+                         c->before ? c->before->boots : 0);
+                snprintf(after, sizeof after, "%u/%u", c->after ? c->after->failures : 0, c->after ? c->after->boots : 0);
+                fprintf(f, "%-*s %10s %10s %10s %10s %9.3g  %s%s\n", (int) w, c->unit, before, after,
+                        stats_fmt_pct(b1, c->before ? c->before->rate : NAN),
+                        stats_fmt_pct(b2, c->after ? c->after->rate : NAN), c->p_value,
+                        comparison_verdict_to_string(c->verdict), c->thin ? ", under-powered" : "");
+        }
+}
+
+int stats_report_text(const StatsReport *r, FILE *f) {
+        int k;
+
+        if (r->has_baseline)
+                header(&r->baseline, f);
+        header(&r->sample, f);
+        if (r->has_baseline)
+                unit_table(&r->baseline, f);
+        unit_table(&r->sample, f);
+        comparisons(r, f);
+        if (r->has_baseline)
+                signatures(&r->baseline, f);
+        signatures(&r->sample, f);
+        if (r->has_baseline)
+                cycles(&r->baseline, f);
+        cycles(&r->sample, f);
+        if (r->has_baseline && (k = incomplete(&r->baseline, f)) < 0)
+                return k;
+        if ((k = incomplete(&r->sample, f)) < 0)
+                return k;
+        if ((k = race(r, &r->sample, f)) < 0)
+                return k;
+        fprintf(f, "\nCriterion: %s\n", r->criterion);
+        fprintf(f, "Verdict: %s: %s\n", r->verdict == VERDICT_PASS ? "PASS" : "FAIL", r->verdict_text);
+        return fflush(f) == 0 && !ferror(f) ? 0 : -EIO;
+}

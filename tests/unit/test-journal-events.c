@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Record decoding per systemd era, from synthetic field sets (knowledge/journal.md §1–§5). */
+
+#include "journal-events.h"
+#include "tap.h"
+
+/* Decodes the record given as "NAME=value" strings (NULL-terminated). */
+static int decode(JournalEvent *e, const char * const *fields) {
+        JournalFields f = {};
+        int r;
+
+        for (const char * const *x = fields; *x; x++)
+                if (journal_fields_add(&f, *x, strlen(*x)) < 0)
+                        return -ENOMEM;
+        f.monotonic_usec = 5000000;
+        r = journal_event_decode(&f, e);
+        journal_fields_done(&f);
+        return r;
+}
+
+#define DECODE(e, ...) decode(e, (const char * const[]) { __VA_ARGS__, NULL })
+
+static void expect(const JournalEvent *e, JournalEventType type, const char *unit, const char *name) {
+        tap_ok(e->type == type && streq_ptr(e->unit, unit), "%s: %s %s", name, journal_event_type_to_string(type),
+               strna(unit));
+        if (e->type != type || !streq_ptr(e->unit, unit))
+                tap_diag("got %s %s", journal_event_type_to_string(e->type), strna(e->unit));
+}
+
+static void test_structured(void) {
+        JournalEvent e;
+
+        DECODE(&e, "_PID=1", "_TRANSPORT=journal", "SYSLOG_IDENTIFIER=systemd",
+               "MESSAGE_ID=d9b373ed55a64feb8242e02dbe79a49c", "UNIT=foo.service", "UNIT_RESULT=resources",
+               "MESSAGE=foo.service: Failed with result 'resources'.");
+        expect(&e, JOURNAL_EVENT_UNIT_FAILED, "foo.service", "v240+ unit result");
+        TAP_STREQ(e.result, "resources", "v240+ UNIT_RESULT is the result");
+        tap_ok(e.origin == JOURNAL_ORIGIN_STRUCTURED, "structured origin");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "MESSAGE_ID=be02cf6855d2428ba40df7e9d022f03d", "UNIT=foo.service", "RESULT=timeout",
+               "MESSAGE=Failed to start Foo.");
+        expect(&e, JOURNAL_EVENT_JOB_FAILED, "foo.service", "v234 failed job with RESULT=");
+        TAP_STREQ(e.result, "timeout", "v234 RESULT= is the job result");
+        TAP_STREQ(e.description, "Foo", "the description is kept for texts without a unit name");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "MESSAGE_ID=be02cf6855d2428ba40df7e9d022f03d", "UNIT=foo.service",
+               "MESSAGE=Dependency failed for Foo.");
+        TAP_STREQ(e.result, "dependency", "v219 failed job: the result comes from the text");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "MESSAGE_ID=39f53479d3a045ac8e11786248231fbf", "UNIT=foo.service", "JOB_RESULT=done",
+               "MESSAGE=Condition check resulted in Foo being skipped.");
+        expect(&e, JOURNAL_EVENT_CONDITION_SKIP, "foo.service", "v240-v251 condition skip");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "MESSAGE_ID=39f53479d3a045ac8e11786248231fbf", "UNIT=foo.service", "JOB_RESULT=done",
+               "MESSAGE=foo.service - Foo was skipped because of an unmet condition check (ConditionPathExists=/x).");
+        expect(&e, JOURNAL_EVENT_CONDITION_SKIP, "foo.service", "v252+ condition skip");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "MESSAGE_ID=39f53479d3a045ac8e11786248231fbf", "UNIT=foo.service", "JOB_RESULT=done",
+               "MESSAGE=Finished foo.service - Foo.");
+        expect(&e, JOURNAL_EVENT_JOB_DONE, "foo.service", "start job done");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "MESSAGE_ID=98e322203f7a4ed290d09fe03c09fe15", "UNIT=foo.service", "EXIT_CODE=exited",
+               "EXIT_STATUS=226", "MESSAGE=foo.service: Main process exited, code=exited, status=226/NAMESPACE");
+        expect(&e, JOURNAL_EVENT_PROCESS_EXIT, "foo.service", "v240+ process exit");
+        TAP_STREQ(e.exit_status, "226", "EXIT_STATUS field wins over the text");
+        TAP_STREQ(e.exit_code, "exited", "EXIT_CODE");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=4242", "SYSLOG_IDENTIFIER=systemd-executor", "MESSAGE_ID=641257651c1b4ec9a8624d7a40a9e1e7",
+               "UNIT=foo.service", "ERRNO=30",
+               "MESSAGE=foo.service: Failed at step NAMESPACE spawning /bin/foo: Read-only file system");
+        expect(&e, JOURNAL_EVENT_SPAWN_FAILED, "foo.service", "v255+ executor record, not PID 1");
+        TAP_STREQ(e.error, "Read-only file system", "ERRNO=30 decodes to its text");
+        TAP_STREQ(e.step, "NAMESPACE", "the step is taken from the text");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "MESSAGE_ID=eed00a68ffd84e31882105fd973abdd1", "MESSAGE=Startup finished in 120ms.");
+        tap_ok(e.type == JOURNAL_EVENT_STARTUP_FINISHED, "container PID 1 startup finished");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=2000", "SYSLOG_IDENTIFIER=systemd", "MESSAGE_ID=eed00a68ffd84e31882105fd973abdd1",
+               "MESSAGE=Startup finished in 120ms.");
+        tap_ok(e.type == JOURNAL_EVENT_NONE, "a user manager's startup finished is not the boot's");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=2000", "SYSLOG_IDENTIFIER=systemd", "MESSAGE_ID=d9b373ed55a64feb8242e02dbe79a49c",
+               "USER_UNIT=foo.service", "UNIT_RESULT=exit-code", "MESSAGE=foo.service: Failed with result 'exit-code'.");
+        tap_ok(e.type == JOURNAL_EVENT_NONE, "user manager records are not system units");
+        journal_event_done(&e);
+}
+
+static void test_kernel_text(void) {
+        JournalEvent e;
+
+        DECODE(&e, "_TRANSPORT=kernel", "SYSLOG_IDENTIFIER=systemd", "SYSLOG_PID=1",
+               "_SOURCE_MONOTONIC_TIMESTAMP=10539473",
+               "MESSAGE=racy.service: Failed with result 'exit-code'.");
+        expect(&e, JOURNAL_EVENT_UNIT_FAILED, "racy.service", "kmsg text without MESSAGE_ID or UNIT");
+        TAP_STREQ(e.result, "exit-code", "the result is taken from the text");
+        tap_ok(e.origin == JOURNAL_ORIGIN_KERNEL, "kernel origin");
+        TAP_INTEQ(e.usec, 10539473, "the kernel's own timestamp is used");
+        journal_event_done(&e);
+
+        DECODE(&e, "_TRANSPORT=kernel", "SYSLOG_IDENTIFIER=systemd",
+               "MESSAGE=Starting racy.service - Lab racy: writes /var/lib/racy...");
+        expect(&e, JOURNAL_EVENT_JOB_START, "racy.service", "v249+ status text names the unit");
+        TAP_STREQ(e.description, "Lab racy: writes /var/lib/racy", "and carries the description");
+        TAP_INTEQ(e.usec, 5000000, "without a source timestamp the entry's is used");
+        journal_event_done(&e);
+
+        DECODE(&e, "_TRANSPORT=kernel", "SYSLOG_IDENTIFIER=systemd",
+               "MESSAGE=racy.service: Main process exited, code=exited, status=2/INVALIDARGUMENT");
+        TAP_STREQ(e.exit_status, "2/INVALIDARGUMENT", "exit status with its name");
+        journal_event_done(&e);
+
+        DECODE(&e, "_TRANSPORT=kernel", "SYSLOG_IDENTIFIER=systemd",
+               "MESSAGE=Failed to start racy.service - Lab racy.");
+        expect(&e, JOURNAL_EVENT_JOB_FAILED, "racy.service", "kmsg failed start job");
+        TAP_STREQ(e.result, "failed", "job result failed");
+        journal_event_done(&e);
+
+        DECODE(&e, "_TRANSPORT=kernel", "SYSLOG_IDENTIFIER=systemd",
+               "MESSAGE=systemd 252.39-1~deb12u2 running in system mode (+PAM +AUDIT)");
+        tap_ok(e.type == JOURNAL_EVENT_MANAGER_VERSION && streq_ptr(e.result, "252.39-1~deb12u2"),
+               "the manager's version");
+        journal_event_done(&e);
+
+        DECODE(&e, "_TRANSPORT=kernel", "SYSLOG_IDENTIFIER=kernel", "MESSAGE=Linux version 6.1.0-50-amd64 (gcc)");
+        tap_ok(e.type == JOURNAL_EVENT_KERNEL_VERSION && streq_ptr(e.result, "6.1.0-50-amd64"), "the kernel");
+        journal_event_done(&e);
+
+        DECODE(&e, "_TRANSPORT=kernel", "SYSLOG_IDENTIFIER=kernel", "MESSAGE=racy.service: Failed with result 'x'.");
+        tap_ok(e.type == JOURNAL_EVENT_NONE, "the kernel's own messages are not the manager's");
+        journal_event_done(&e);
+}
+
+static void test_old_text(void) {
+        JournalEvent e;
+
+        DECODE(&e, "_PID=1", "UNIT=open-vm-tools.service", "ERRNO=30",
+               "MESSAGE=open-vm-tools.service: Failed to run 'start' task: Read-only file system");
+        expect(&e, JOURNAL_EVENT_SPAWN_FAILED, "open-vm-tools.service", "v220-v254 'start' task");
+        TAP_STREQ(e.error, "Read-only file system", "its error is the signature");
+        TAP_STREQ(e.result, "resources", "it means result resources");
+        TAP_STREQ(e.step, "start", "the task");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "MESSAGE=open-vm-tools.service failed to run 'start' task: Read-only file system");
+        expect(&e, JOURNAL_EVENT_SPAWN_FAILED, "open-vm-tools.service", "<=v219 'start' task, no prefix, no UNIT=");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "MESSAGE=foo.service: Failed to spawn 'start' task: Read-only file system");
+        expect(&e, JOURNAL_EVENT_SPAWN_FAILED, "foo.service", "v255+ 'start' task");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "MESSAGE=Unit foo.service entered failed state.");
+        expect(&e, JOURNAL_EVENT_UNIT_FAILED, "foo.service", "<=v219 entered failed state");
+        tap_ok(!e.result, "no result in it");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "UNIT=foo.service", "MESSAGE=foo.service: Unit entered failed state.");
+        expect(&e, JOURNAL_EVENT_UNIT_FAILED, "foo.service", "v220-v234 entered failed state");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "MESSAGE=foo.service: Failed with result 'resources'.");
+        expect(&e, JOURNAL_EVENT_UNIT_FAILED, "foo.service", "v220-v239 text result");
+        TAP_STREQ(e.result, "resources", "result resources");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "MESSAGE=Job foo.service/start failed with result 'dependency'.");
+        expect(&e, JOURNAL_EVENT_JOB_FAILED, "foo.service", "<=v219 job result");
+        TAP_STREQ(e.result, "dependency", "dependency");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "UNIT=foo.service",
+               "MESSAGE=foo.service: Failed to set up mount namespacing: /run/foo: No such file or directory");
+        expect(&e, JOURNAL_EVENT_SPAWN_FAILED, "foo.service", "v245+ namespace setup");
+        TAP_STREQ(e.step, "NAMESPACE", "step NAMESPACE");
+        TAP_STREQ(e.error, "/run/foo: No such file or directory", "the detail");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "MESSAGE=Starting Foo daemon...");
+        tap_ok(e.type == JOURNAL_EVENT_JOB_START && !e.unit && streq_ptr(e.description, "Foo daemon"),
+               "old status text: description only");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "UNIT=foo.service", "MESSAGE=Stopping Foo daemon...");
+        expect(&e, JOURNAL_EVENT_STOP, "foo.service", "stop job");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "UNIT=foo.service", "MESSAGE=foo.service: Deactivated successfully.");
+        expect(&e, JOURNAL_EVENT_UNIT_SUCCESS, "foo.service", "deactivated successfully (text)");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "MESSAGE=Startup finished in 1.2s (kernel) + 3.4s (userspace) = 4.6s.");
+        tap_ok(e.type == JOURNAL_EVENT_STARTUP_FINISHED, "old startup finished text");
+        journal_event_done(&e);
+}
+
+static void test_cycles(void) {
+        JournalEvent e;
+
+        DECODE(&e, "_PID=1", "MESSAGE=Found ordering cycle on a.service/start");
+        tap_ok(e.type == JOURNAL_EVENT_CYCLE_FOUND && streq_ptr(e.cycle_unit, "a.service") &&
+               streq_ptr(e.job_unit, "a.service"), "<=v219 found ordering cycle");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "MESSAGE=Found dependency on b.service/start");
+        tap_ok(e.type == JOURNAL_EVENT_CYCLE_DEPENDENCY && streq_ptr(e.job_unit, "b.service") && !e.cycle_unit,
+               "<=v219 found dependency");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "MESSAGE=Breaking ordering cycle by deleting job b.service/start");
+        tap_ok(e.type == JOURNAL_EVENT_CYCLE_BREAKING && streq_ptr(e.job_unit, "b.service") &&
+               streq_ptr(e.job_type, "start"), "<=v234 breaking");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "MESSAGE=Job b.service/start deleted to break ordering cycle starting with a.service/start");
+        tap_ok(e.type == JOURNAL_EVENT_CYCLE_DELETED && streq_ptr(e.job_unit, "b.service") &&
+               streq_ptr(e.cycle_unit, "a.service"), "<=v219 deleted job");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "UNIT=b.service",
+               "MESSAGE=b.service: Job b.service/start deleted to break ordering cycle starting with a.service/start");
+        tap_ok(e.type == JOURNAL_EVENT_CYCLE_DELETED && streq_ptr(e.cycle_unit, "a.service"),
+               "v220-v234: the prefix is the deleted unit, the start comes from the text");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "UNIT=systemd-tmpfiles-setup.service", "UNIT=local-fs.target",
+               "UNIT=systemd-remount-fs.service", "UNIT=local-fs.target",
+               "MESSAGE=systemd-tmpfiles-setup.service: Found ordering cycle on local-fs.target/start");
+        tap_ok(e.type == JOURNAL_EVENT_CYCLE_FOUND && streq_ptr(e.cycle_unit, "systemd-tmpfiles-setup.service") &&
+               streq_ptr(e.job_unit, "local-fs.target"), "v235-v257 found ordering cycle");
+        TAP_INTEQ(strv_length(e.units), 3, "every UNIT= value is read, duplicates once");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "MESSAGE_ID=f27a3f94406a4783b946a9bc849e9452", "UNIT=x.service",
+               "MESSAGE=x.service: Found ordering cycle: x.service/start after y.service/start after z.target/start"
+               " - after x.service");
+        tap_ok(e.type == JOURNAL_EVENT_CYCLE_FOUND && streq_ptr(e.cycle_unit, "x.service") &&
+               strv_length(e.cycle_jobs) == 3 && streq_ptr(e.cycle_jobs ? e.cycle_jobs[2] : NULL, "z.target/start"),
+               "v258 one-line cycle");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "MESSAGE_ID=5084367542f7472dbc6a94125d5debce", "UNIT=x.service", "DELETED_UNIT=y.service",
+               "DELETED_TYPE=start",
+               "MESSAGE=x.service: Job y.service/start deleted to break ordering cycle starting with x.service/start");
+        tap_ok(e.type == JOURNAL_EVENT_CYCLE_DELETED && streq_ptr(e.job_unit, "y.service") &&
+               streq_ptr(e.job_type, "start") && streq_ptr(e.cycle_unit, "x.service"), "v258 structured deletion");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "MESSAGE=x.service: Unable to break cycle starting with x.service/start");
+        tap_ok(e.type == JOURNAL_EVENT_CYCLE_UNFIXABLE && streq_ptr(e.cycle_unit, "x.service"), "unfixable cycle");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "MESSAGE=Something odd about an ordering cycle here");
+        tap_ok(e.type == JOURNAL_EVENT_CYCLE_OTHER && e.message, "an unrecognised cycle line is kept");
+        journal_event_done(&e);
+}
+
+static void test_output_and_binary(void) {
+        JournalEvent e;
+        JournalFields f = {};
+        static const char msg[] = "MESSAGE=foo.service: Failed with result 'exit-code'.\0\xff\xfe";
+        static const char binmid[] = "MESSAGE_ID=\x01\x02";
+
+        DECODE(&e, "_PID=42", "_TRANSPORT=stdout", "_SYSTEMD_UNIT=foo.service", "SYSLOG_IDENTIFIER=lab-write",
+               "MESSAGE=mkdir: cannot create directory \xe2\x80\x98/var/lib/x\xe2\x80\x99: Read-only file system");
+        expect(&e, JOURNAL_EVENT_UNIT_OUTPUT, "foo.service", "a unit's own output");
+        TAP_STREQ(e.error, "Read-only file system", "the errno text in it");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=42", "_TRANSPORT=stdout", "_SYSTEMD_UNIT=init.scope", "MESSAGE=hello");
+        tap_ok(e.type == JOURNAL_EVENT_NONE, "init.scope output is not a unit's");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=25", "_TRANSPORT=driver", "SYSLOG_IDENTIFIER=systemd-journald",
+               "MESSAGE=Time spent on flushing to /var/log/journal/x is 2.534ms for 15 entries.");
+        tap_ok(e.type == JOURNAL_EVENT_JOURNAL_FLUSHED, "journal flush");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=25", "_TRANSPORT=driver", "SYSLOG_IDENTIFIER=systemd-journald",
+               "MESSAGE_ID=d93fb3c9c24d451a97cea615ce59c00b", "MESSAGE=Journal stopped");
+        tap_ok(e.type == JOURNAL_EVENT_JOURNAL_STOPPED, "journal stopped");
+        journal_event_done(&e);
+
+        /* binary field data: cut at the NUL, never read past the length */
+        journal_fields_add(&f, "_PID=1", 6);
+        journal_fields_add(&f, msg, sizeof msg - 1);
+        journal_fields_add(&f, binmid, sizeof binmid - 1);
+        journal_fields_add(&f, "NOEQUALSIGN", 11);
+        TAP_INTEQ(f.n, 3, "a blob without '=' is ignored");
+        tap_ok(journal_event_decode(&f, &e) == 1 && e.type == JOURNAL_EVENT_UNIT_FAILED &&
+               streq_ptr(e.unit, "foo.service"), "a message with a NUL and binary tail still decodes");
+        journal_event_done(&e);
+        journal_fields_done(&f);
+
+        tap_ok(journal_unit_name_plausible("foo@bar.service", 15), "instance name is plausible");
+        tap_ok(!journal_unit_name_plausible("foo bar.service", 15), "a space is not");
+        tap_ok(!journal_unit_name_plausible("foo.conf", 8), "an unknown suffix is not");
+        tap_ok(!journal_unit_name_plausible("a@b@c.service", 13), "two '@' are not");
+        TAP_STREQ(journal_find_errno_text("cannot create x: Read-only file system"), "Read-only file system",
+                  "errno text found");
+        tap_ok(!journal_find_errno_text("all is well"), "no errno text");
+}
+
+int main(void) {
+        test_structured();
+        test_kernel_text();
+        test_old_text();
+        test_cycles();
+        test_output_and_binary();
+        return tap_done();
+}
