@@ -187,6 +187,10 @@ const char * const journal_event_message_ids[] = {
         NULL,
 };
 
+const char * const journal_event_message_ids_not_pid1[] = {
+        MID_SPAWN_FAILED, MID_JOURNAL_STOP, MID_JOURNAL_USAGE, NULL,
+};
+
 /* Anchored patterns for the text forms. The UNIT captures are checked with journal_unit_name_plausible(). */
 #define U "([^ /']+)"
 #define T "([a-z-]+)"
@@ -262,8 +266,60 @@ static int patterns_compile(void) {
 
 #define N_GROUPS 8
 
+/* Every pattern needs a literal that is cheap to look for first: most manager records are status texts that
+ * match none of them, and regexec() is the cost of a scan. */
+static bool prefilter(int pat, const char *s) {
+        switch (pat) {
+        case PAT_FAILED_RESULT:
+                return startswith(s, "Failed with result '");
+        case PAT_ENTERED_FAILED:
+                return startswith(s, "Unit entered failed state");
+        case PAT_DEACTIVATED:
+                return startswith(s, "Deactivated successfully");
+        case PAT_SKIPPED_DUE:
+                return startswith(s, "Skipped due to '");
+        case PAT_MAIN_EXITED:
+                return startswith(s, "Main process exited, ");
+        case PAT_TASK_FAILED:
+                return (s[0] == 'F' || s[0] == 'f') && startswith(s + 1, "ailed to ");
+        case PAT_NAMESPACE:
+                return startswith(s, "Failed to set up mount namespacing: ");
+        case PAT_FAILED_AT_STEP:
+                return startswith(s, "Failed at step ");
+        case PAT_JOB_FAILED_RESULT:
+                return startswith(s, "Job ") && strstr(s, " failed with result '");
+        case PAT_RESTART:
+                return startswith(s, "Scheduled restart job");
+        case PAT_CYCLE_FOUND_ON:
+                return startswith(s, "Found ordering cycle on ");
+        case PAT_CYCLE_FOUND_LIST:
+                return startswith(s, "Found ordering cycle: ");
+        case PAT_CYCLE_DEP:
+                return startswith(s, "Found dependency on ");
+        case PAT_CYCLE_BREAKING:
+                return startswith(s, "Breaking ordering cycle");
+        case PAT_CYCLE_DELETED:
+                return startswith(s, "Job ") && strstr(s, " deleted to break ordering cycle");
+        case PAT_CYCLE_UNFIXABLE:
+                return startswith(s, "Unable to break cycle");
+        case PAT_UNIT_ENTERED_FAILED:
+                return startswith(s, "Unit ");
+        case PAT_OLD_TASK_FAILED:
+                return strstr(s, " failed to run '");
+        case PAT_CONDITION_OLD:
+                return startswith(s, "Condition check resulted in ");
+        case PAT_CONDITION_NEW:
+                return strstr(s, " was skipped because ");
+        case PAT_MANAGER_VERSION:
+                return startswith(s, "systemd ");
+        case PAT_KERNEL_VERSION:
+                return startswith(s, "Linux version ");
+        }
+        return true;
+}
+
 static bool match(int pat, const char *s, regmatch_t m[N_GROUPS]) {
-        return regexec(&patterns[pat], s, N_GROUPS, m, 0) == 0;
+        return prefilter(pat, s) && regexec(&patterns[pat], s, N_GROUPS, m, 0) == 0;
 }
 
 static bool group_set(const regmatch_t m[N_GROUPS], int g) {
@@ -687,7 +743,26 @@ static int decode_structured(const JournalFields *f, const char *mid, const char
                 return r;
 
         /* The text fills in what older releases did not put into fields (RESULT before v235, no UNIT_RESULT
-         * before v240, no DELETED_UNIT before v258), and tells condition skips from real starts. */
+         * before v240, no DELETED_UNIT before v258), tells condition skips from real starts and gives the
+         * description. Stop and success records need nothing from it; a done job only its description, unless
+         * it says it was skipped. */
+        if (msg && (e->type == JOURNAL_EVENT_STOP || e->type == JOURNAL_EVENT_UNIT_SUCCESS ||
+                    e->type == JOURNAL_EVENT_RESTART))
+                return 0;
+        if (msg && e->type == JOURNAL_EVENT_JOB_DONE && !strstr(msg, "skipped")) {
+                const StatusText *st;
+                const char *obj;
+                size_t len;
+                _cleanup_(freep) char *unit = NULL;
+
+                if ((st = status_text_find(msg, &obj, &len)) && st->type == JOURNAL_EVENT_JOB_DONE) {
+                        if ((r = split_status_object(obj, len, &unit, &e->description)) < 0)
+                                return r;
+                        if (!e->unit)
+                                e->unit = TAKE_PTR(unit);
+                }
+                return 0;
+        }
         if (msg && e->type != JOURNAL_EVENT_NONE && e->type < JOURNAL_EVENT_STARTUP_FINISHED) {
                 JournalEvent t = { .type = JOURNAL_EVENT_NONE };
                 r = decode_manager_text(msg, &t);

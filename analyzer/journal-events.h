@@ -109,3 +109,5 @@ const char *journal_find_errno_text(const char *text);
 
 /* The MESSAGE_IDs journal_event_decode() understands, NULL-terminated: for sd_journal_add_match(). */
 extern const char * const journal_event_message_ids[];
+/* Those of them that are also logged by others than PID 1 (systemd-executor from v255, journald). */
+extern const char * const journal_event_message_ids_not_pid1[];

@@ -6,6 +6,7 @@
 #include "config.h"
 #include "json.h"
 #include "race-evidence.h"
+#include "stats-math.h"
 #include "stats-report.h"
 
 static void strv_array(JsonWriter *w, const char *key, char * const *l) {
@@ -235,17 +236,20 @@ static int sample(JsonWriter *w, const StatsReport *rep, const char *key, const 
         return 0;
 }
 
-static void counts(JsonWriter *w, const char *key, const UnitStats *u) {
+static void counts(JsonWriter *w, const char *key, const UnitStats *u, unsigned x, unsigned n, double alpha) {
+        double lo = 0, hi = 1;
+
         json_key(w, key);
         if (!u) {
                 json_null(w);
                 return;
         }
+        (void) stats_clopper_pearson(x, n, alpha, &lo, &hi);
         json_begin_object(w);
-        json_kv_uint(w, "failures", u->failures);
-        json_kv_uint(w, "boots", u->boots);
-        json_kv_double(w, "rate", u->rate);
-        interval(w, "ci95", u->ci_low, u->ci_high);
+        json_kv_uint(w, "failures", x);
+        json_kv_uint(w, "boots", n);
+        json_kv_double(w, "rate", n ? (double) x / n : NAN);
+        interval(w, "ci95", lo, hi);
         json_end_object(w);
 }
 
@@ -281,8 +285,9 @@ int stats_report_json(const StatsReport *rep, FILE *f) {
                         const Comparison *c = &rep->comparisons[i];
                         json_begin_object(&w);
                         json_kv_string(&w, "unit", c->unit);
-                        counts(&w, "before", c->before);
-                        counts(&w, "after", c->after);
+                        counts(&w, "before", c->before, c->before_failures, c->before_boots, o->alpha);
+                        counts(&w, "after", c->after, c->after_failures, c->after_boots, o->alpha);
+                        json_kv_bool(&w, "worst_case", c->worst_case);
                         json_kv_double(&w, "p_value", c->p_value);
                         json_kv_double(&w, "p_value_one_sided", c->p_value_one_sided);
                         json_kv_double(&w, "p_value_holm", c->p_value_holm);

@@ -25,17 +25,19 @@ static void cell(FILE *f, const char *s) {
                         fputc(*s == '\n' ? ' ' : *s, f);
 }
 
-static const char *range(char buf[static 48], const UnitStats *u) {
-        if (!u || u->boots == 0)
+static const char *range(char buf[static 48], unsigned x, unsigned n) {
+        double lo, hi;
+
+        if (n == 0 || stats_clopper_pearson(x, n, 0.05, &lo, &hi) < 0)
                 return "n/a";
-        snprintf(buf, 48, "%.1f–%.1f %%", u->ci_low * 100, u->ci_high * 100);
+        snprintf(buf, 48, "%.1f–%.1f %%", lo * 100, hi * 100);
         return buf;
 }
 
-static const char *count(char buf[static 48], const UnitStats *u) {
+static const char *count(char buf[static 48], const UnitStats *u, unsigned x, unsigned n) {
         if (!u)
                 return "no evidence";
-        snprintf(buf, 48, "%u/%u failed", u->failures, u->boots);
+        snprintf(buf, 48, "%u/%u failed", x, n);
         return buf;
 }
 
@@ -129,8 +131,11 @@ int stats_report_markdown(const StatsReport *rep, FILE *f) {
                         const Comparison *c = &rep->comparisons[i];
                         fputs("| ", f);
                         cell(f, c->unit);
-                        fprintf(f, " | %s | %s | %s | %s | %.2g |\n", count(b1, c->before), count(b2, c->after),
-                                range(b3, c->before), range(b4, c->after), c->p_value);
+                        fprintf(f, " | %s | %s | %s | %s | %.2g |\n",
+                                count(b1, c->before, c->before_failures, c->before_boots),
+                                count(b2, c->after, c->after_failures, c->after_boots),
+                                range(b3, c->before_failures, c->before_boots),
+                                range(b4, c->after_failures, c->after_boots), c->p_value);
                 }
                 if (rep->n_comparisons == 0)
                         fputs("| (no unit failed in either sample) | | | | | |\n", f);
@@ -144,8 +149,9 @@ int stats_report_markdown(const StatsReport *rep, FILE *f) {
                         fputs("| ", f);
                         cell(f, u->unit);
                         snprintf(b4, sizeof b4, "%.1f–%.1f %%", u->wilson_low * 100, u->wilson_high * 100);
-                        fprintf(f, " | %s | %s | %s | %s | %u |\n", count(b1, u), stats_fmt_pct(b2, u->rate),
-                                range(b3, u), u->boots ? b4 : "n/a", u->unknown);
+                        fprintf(f, " | %s | %s | %s | %s | %u |\n", count(b1, u, u->failures, u->boots),
+                                stats_fmt_pct(b2, u->rate), range(b3, u->failures, u->boots), u->boots ? b4 : "n/a",
+                                u->unknown);
                 }
         }
         fputc('\n', f);
@@ -158,7 +164,9 @@ int stats_report_markdown(const StatsReport *rep, FILE *f) {
         fputs(".\n", f);
         fprintf(f, "Verdict:  %s — %s\n", rep->verdict == VERDICT_PASS ? "PASS" : "FAIL", rep->verdict_text);
         if (before)
-                fputs("          (Fisher's exact test, two-sided; clean boots needed at 95 %, one-sided)\n", f);
+                fprintf(f, "          (Fisher's exact test, two-sided; clean boots needed at 95 %%, one-sided%s)\n",
+                        rep->n_comparisons && rep->comparisons[0].worst_case ?
+                                "; worst case: unknown and missing boots counted as failed" : "");
         if (before) {
                 cycles_line(f, before);
                 fputs(".\n", f);

@@ -36,13 +36,16 @@ static void results(const UnitStats *u, FILE *f) {
                 fprintf(f, "%s%s=%u", i ? "," : "", u->results[i].result, u->results[i].count);
 }
 
-static void unit_table(const StatsSample *s, FILE *f) {
+static void unit_table(const StatsReport *r, const StatsSample *s, FILE *f) {
         char b1[32], b2[32], b3[32];
         size_t w = 4;
 
         for (size_t i = 0; i < s->n_units; i++)
                 w = MAX(w, strlen(s->units[i].unit));
-        fprintf(f, "\n%-*s %9s %8s %-17s %5s %6s %7s %7s %7s  %s\n", (int) w, "UNIT", "FAILURES", "RATE",
+        fprintf(f, "\nUnits (%s; failures = failed%s%s, of the boots with a known outcome):\n", s->label,
+                r->options->not_run_is_failure ? " + not run" : "",
+                r->options->cycle_is_failure ? " + named in a cycle" : "");
+        fprintf(f, "%-*s %9s %8s %-17s %5s %6s %7s %7s %7s  %s\n", (int) w, "UNIT", "FAILURES", "RATE",
                 "95% CI (CP)", "OK", "FAILED", "NOT-RUN", "SKIPPED", "UNKNOWN", "RESULTS");
         for (size_t i = 0; i < s->n_units; i++) {
                 const UnitStats *u = &s->units[i];
@@ -160,20 +163,21 @@ static void comparisons(const StatsReport *r, FILE *f) {
                 return;
         for (size_t i = 0; i < r->n_comparisons; i++)
                 w = MAX(w, strlen(r->comparisons[i].unit));
-        fprintf(f, "\nBefore/after (Fisher's exact test, two-sided; %s):\n",
+        fprintf(f, "\nBefore/after (Fisher's exact test, two-sided; %s%s):\n",
                 r->n_comparisons > 1 ? "p-values not corrected for multiple comparisons, Holm in JSON" :
-                                       "one comparison");
+                                       "one comparison",
+                r->comparisons[0].worst_case ? "; worst case: unknown and missing boots counted as failed" : "");
         fprintf(f, "%-*s %10s %10s %10s %10s %9s  %s\n", (int) w, "UNIT", "BEFORE", "AFTER", "BEFORE%", "AFTER%", "P",
                 "VERDICT");
         for (size_t i = 0; i < r->n_comparisons; i++) {
                 const Comparison *c = &r->comparisons[i];
                 char before[32], after[32];
-                snprintf(before, sizeof before, "%u/%u", c->before ? c->before->failures : 0,
-                         c->before ? c->before->boots : 0);
-                snprintf(after, sizeof after, "%u/%u", c->after ? c->after->failures : 0, c->after ? c->after->boots : 0);
+                snprintf(before, sizeof before, "%u/%u", c->before_failures, c->before_boots);
+                snprintf(after, sizeof after, "%u/%u", c->after_failures, c->after_boots);
                 fprintf(f, "%-*s %10s %10s %10s %10s %9.3g  %s%s\n", (int) w, c->unit, before, after,
-                        stats_fmt_pct(b1, c->before ? c->before->rate : NAN),
-                        stats_fmt_pct(b2, c->after ? c->after->rate : NAN), c->p_value,
+                        stats_fmt_pct(b1, c->before_boots ? (double) c->before_failures / c->before_boots : NAN),
+                        stats_fmt_pct(b2, c->after_boots ? (double) c->after_failures / c->after_boots : NAN),
+                        c->p_value,
                         comparison_verdict_to_string(c->verdict), c->thin ? ", under-powered" : "");
         }
 }
@@ -185,8 +189,8 @@ int stats_report_text(const StatsReport *r, FILE *f) {
                 header(&r->baseline, f);
         header(&r->sample, f);
         if (r->has_baseline)
-                unit_table(&r->baseline, f);
-        unit_table(&r->sample, f);
+                unit_table(r, &r->baseline, f);
+        unit_table(r, &r->sample, f);
         comparisons(r, f);
         if (r->has_baseline)
                 signatures(&r->baseline, f);

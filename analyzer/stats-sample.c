@@ -53,7 +53,14 @@ void stats_sample_done(StatsSample *s) {
 typedef struct LoadContext {
         BootAnalysis *analysis;
         const ssize_t *to_analysis; /* source boot -> analysis boot */
+        JournalProgressCallback progress;
+        void *progress_userdata;
 } LoadContext;
+
+static void on_progress(uint64_t n, void *userdata) {
+        LoadContext *c = userdata;
+        c->progress(n, c->progress_userdata);
+}
 
 static int on_entry(const JournalFields *f, size_t boot, void *userdata) {
         LoadContext *c = userdata;
@@ -158,8 +165,9 @@ int stats_sample_load(StatsSample *s, const char *label, const JournalSourceSpec
         }
         s->boots_in_journal = (unsigned) kept;
 
-        r = journal_source_scan(s->source, &m, s->selected, on_entry, progress,
-                                &(LoadContext) { .analysis = s->analysis, .to_analysis = to_analysis });
+        r = journal_source_scan(s->source, &m, s->selected, on_entry, progress ? on_progress : NULL,
+                                &(LoadContext) { .analysis = s->analysis, .to_analysis = to_analysis,
+                                                 .progress = progress, .progress_userdata = userdata });
         if (r < 0)
                 return r;
         return boot_analysis_finish(s->analysis, &ao);
@@ -467,6 +475,11 @@ static int compare(StatsReport *rep) {
                         };
                         judged_counts(c->before, &a, &an);
                         judged_counts(c->after, &x, &xn);
+                        c->before_failures = a;
+                        c->before_boots = an;
+                        c->after_failures = x;
+                        c->after_boots = xn;
+                        c->worst_case = (c->before && c->before->has_worst) || (c->after && c->after->has_worst);
                         /* without --unit only the units that failed somewhere are judged */
                         if (!o->units && a == 0 && x == 0)
                                 continue;

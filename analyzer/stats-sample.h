@@ -113,6 +113,9 @@ const char *comparison_verdict_to_string(ComparisonVerdict v);
 typedef struct Comparison {
         const char *unit;
         const UnitStats *before, *after; /* may be NULL: the unit has no evidence in that sample */
+        /* the counts compared: the worst case where the harness gave the boots it started */
+        unsigned before_failures, before_boots, after_failures, after_boots;
+        bool worst_case;
         double p_value;            /* Fisher two-sided */
         double p_value_one_sided;  /* Fisher, "after is better" */
         double p_value_holm;       /* Holm-adjusted over all comparisons */

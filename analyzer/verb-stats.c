@@ -230,8 +230,24 @@ static int handle(int c, const char *arg, void *userdata) {
         return -EINVAL;
 }
 
+static uint64_t now_usec(void) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (uint64_t) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static uint64_t progress_start, progress_last;
+static bool progress_shown;
+
+/* Only long scans show progress: from half a second on, at most ten times a second. */
 static void progress(uint64_t n, void *userdata) {
         const char *label = userdata;
+        uint64_t t = now_usec();
+
+        if (t - progress_start < 500000 || t - progress_last < 100000)
+                return;
+        progress_last = t;
+        progress_shown = true;
         fprintf(stderr, "\rbootrace: reading %s: %" PRIu64 " entries", label, n);
         fflush(stderr);
 }
@@ -241,8 +257,10 @@ static int load(StatsSample *s, const char *label, const JournalSourceSpec *spec
         _cleanup_(freep) char *what = journal_source_spec_describe(spec);
         int r;
 
+        progress_start = now_usec();
+        progress_shown = false;
         r = stats_sample_load(s, label, spec, o, show_progress ? progress : NULL, (void *) label);
-        if (show_progress)
+        if (progress_shown)
                 fputs("\r\033[K", stderr);
         diag_list_print(&s->diags, stderr, DIAG_NOTICE);
         if (r == JOURNAL_SOURCE_EMPTY)

@@ -42,6 +42,16 @@ signatures_equal() { # CASE-DIR JOURNAL
         test_cmp "$TMP/want" "$TMP/got"
 }
 
+rates_equal() { # CASE-DIR JOURNAL: "OPTION<tab>UNIT<tab>FAILURES/BOOTS" ("-": no option)
+        local opt unit want got
+        while IFS=$'\t' read -r opt unit want; do
+                [ "$opt" = - ] && opt=
+                bootrace stats --file "$2" --unit="$unit" ${opt:+"$opt"} > "$TMP/r"
+                got=$(awk -v u="$unit" '$1 == u { print $2; exit }' "$TMP/r")
+                [ "$got" = "$want" ] || { echo "$unit ${opt:-(default)}: $got, want $want"; return 1; }
+        done < "$1/expected-rates"
+}
+
 for dir in "$FIXTURES"/stats/era-*/; do
         case=$(basename "$dir")
         J=$TMP/$case.journal
@@ -51,4 +61,6 @@ for dir in "$FIXTURES"/stats/era-*/; do
         test_expect "$case: incomplete boots" boots_equal "$dir" "$J"
         [ -f "$dir/expected-signatures" ] &&
                 test_expect "$case: failure signatures" signatures_equal "$dir" "$J"
+        [ -f "$dir/expected-rates" ] &&
+                test_expect "$case: failures/boots under --not-run and --cycle-is-failure" rates_equal "$dir" "$J"
 done

@@ -48,6 +48,6 @@ printf 'bootrace stats --unit (%d units):  %6.3f s\n' "$(echo "$units" | wc -w)"
 printf 'bootrace stats (every unit):       %6.3f s\n' "$t_all"
 printf 'journalctl MESSAGE_ID=d9b373ed…:    %6.3f s\n' "$t_jctl"
 printf 'journalctl -o cat (every entry):   %6.3f s\n' "$t_jctl_all"
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b > 0 ? a / b : 0 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }'; }
 echo "ratio stats --unit / journalctl MESSAGE_ID: $(ratio "$t_units" "$t_jctl")"
 echo "ratio stats (every unit) / journalctl MESSAGE_ID: $(ratio "$t_all" "$t_jctl")"
