@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <limits.h>
 #include <dirent.h>
 #include <fnmatch.h>
 #include <stdarg.h>
@@ -79,10 +80,34 @@ bool rules_section_is_valid(UnitType t, const char *section) {
         return own && streq(section, own);
 }
 
-const char *rules_default_dir(void) {
-        const char *e = getenv("BOOTRACE_RULES_DIR");
+/* An uninstalled bootrace (built in the source tree) finds the rules beside its executable, before any installed
+ * ones. No build path is compiled in, so an installed binary behaves the same wherever it was built. */
+static const char *rules_dir_next_to_exe(void) {
+        static char dir[PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - sizeof "/rules/targets.xml");
+        char *slash;
 
-        return !isempty(e) ? e : PKGDATADIR "/rules";
+        if (n <= 0)
+                return NULL;
+        dir[n] = 0;
+        slash = strrchr(dir, '/');
+        if (!slash)
+                return NULL;
+        strcpy(slash, "/rules/targets.xml");
+        if (access(dir, R_OK) < 0)
+                return NULL;
+        slash[sizeof "/rules" - 1] = 0;
+        return dir;
+}
+
+const char *rules_default_dir(void) {
+        const char *e = getenv("BOOTRACE_RULES_DIR"), *x;
+
+        if (!isempty(e))
+                return e;
+        if ((x = rules_dir_next_to_exe()))
+                return x;
+        return PKGDATADIR "/rules";
 }
 
 int rules_bad(DiagList *diags, const char *file, unsigned line, const char *fmt, ...) {
