@@ -343,9 +343,11 @@ int loader_new(const LoaderOptions *opts, Loader **ret, DiagList *diags) {
                 if (r < 0)
                         return r;
         }
-        r = search_path_for_version(opts->systemd, &sp);
-        if (r < 0)
-                return r;
+        if (!opts->no_search_path) {
+                r = search_path_for_version(opts->systemd, &sp);
+                if (r < 0)
+                        return r;
+        }
         STRV_FOREACH(d, sp) {
                 r = add_dir(l, l->opts.root, *d, false, diags);
                 if (r < 0)

@@ -14,6 +14,7 @@ typedef struct LoaderOptions {
         const Root *root;   /* NULL: the host's own "/" */
         char **extra_dirs;  /* host directories searched before everything (unit files given as paths) */
         unsigned systemd;   /* version whose rules apply; 0 = newest */
+        bool no_search_path; /* only extra_dirs: no root tree at all (the model's base units fill in) */
 } LoaderOptions;
 
 typedef struct Loader Loader;

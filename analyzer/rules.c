@@ -31,6 +31,20 @@ static const RulesFileKind rules_file_kinds[] = {
                 .finish = rules_unit_keys_finish,
                 .done = rules_unit_keys_done,
         },
+        {
+                .pattern = "dependencies.xml",
+                .schema = "dependencies.rng",
+                .required = true,
+                .parse = rules_parse_dependencies,
+                .done = rules_dependencies_done,
+        },
+        {
+                .pattern = "base-*.xml",
+                .schema = "base.rng",
+                .required = false,
+                .parse = rules_parse_base,
+                .done = rules_base_done,
+        },
 };
 
 static const char * const type_section_table[_UNIT_TYPE_MAX] = {

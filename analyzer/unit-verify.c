@@ -87,7 +87,7 @@ static int verify_service(const Unit *u, const SettingStatus *st, unsigned v, Di
         if (!oneshot && n_start == 0)
                 return refuse(u, diags,
                               "Service has no ExecStart= setting, which is only allowed for Type=oneshot services.");
-        if (n_start == 0 && !(rae && parse_boolean(rae) > 0))
+        if (n_start == 0 && !(rae && parse_boolean(rae) > 0) && !has_success)
                 return refuse(u, diags,
                               "Service has no ExecStart= setting, which is only allowed for RemainAfterExit=yes "
                               "services.");

@@ -5,6 +5,8 @@
 const Verb verb_table[] = {
         { "show", verb_show, "show [--root=DIR] [--format=text|json] UNIT|PATH...",
           "print a unit as systemd would load it: settings with file:line, drop-ins, aliases" },
+        { "graph", verb_graph, "graph [--root=DIR|--target=NAME] [--format=text|json|dot] [UNIT|PATH...]",
+          "the dependencies systemd N gives units, implicit and default ones included, with origins" },
         { "stats", verb_stats, "stats [-D DIR|--file=FILE...] [--unit=UNIT...] [--format=...]",
           "per-unit outcomes and failure rates over repeated boots, from journals" },
         { "chain", verb_chain, "chain [UNIT] [--boot=ID] [-D DIR|--file=FILE...]",

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* A dependency graph: interned unit names as nodes, typed edges in one compact array, each edge carrying where it
+ * came from (a file and line, a .wants link, an implicit/default rule with its version, a mount-path expansion, the
+ * base model). After graph_finish() the edges are sorted and indexed both ways, and reachability queries
+ * (ordering chains, what a unit pulls in) run in time linear in the part of the graph they visit. */
+
+#include "dep-type.h"
+#include "hashmap.h"
+
+typedef enum OriginKind {
+        ORIGIN_FILE,       /* an assignment in a fragment: file:line */
+        ORIGIN_DROPIN,     /* an assignment in a drop-in: file:line */
+        ORIGIN_LINK,       /* a .wants/.requires/.upholds symlink: file is its path */
+        ORIGIN_RULE,       /* an implicit/default/slice rule: rule id, class, version; file:line of the rule */
+        ORIGIN_MOUNTS_FOR, /* a RequiresMountsFor=/WantsMountsFor= path expanded to a mount unit: detail = path */
+        ORIGIN_LIVE,       /* read from a running systemd */
+        _ORIGIN_KIND_MAX,
+        _ORIGIN_KIND_INVALID = -EINVAL,
+} OriginKind;
+
+const char *origin_kind_to_string(OriginKind k); /* "file", "drop-in", "link", "rule", "mounts-for", "live" */
+
+typedef struct Origin {
+        OriginKind kind;
+        SdOrigin sd;         /* how systemd labels the edge (origin-file, origin-default, ...) */
+        const char *file;    /* interned by the graph */
+        unsigned line;
+        const char *rule;    /* rule id (ORIGIN_RULE; for ORIGIN_MOUNTS_FOR the rule that made the entry, if any) */
+        const char *class;   /* the rule's class: implicit, default, slice, ... */
+        const char *detail;  /* ORIGIN_MOUNTS_FOR: the path; ORIGIN_RULE: the setting it derives from, if any */
+        unsigned version;    /* the systemd version the rule was applied for */
+        bool base;           /* the unit that has the edge came from the embedded base model */
+} Origin;
+
+typedef struct GraphEdge {
+        uint32_t from, to;
+        uint32_t origin;
+        uint8_t type;        /* DepType */
+} GraphEdge;
+
+typedef struct Graph Graph;
+
+int graph_new(Graph **ret);
+Graph *graph_free(Graph *g);
+static inline void graph_freep(Graph **g) {
+        graph_free(*g);
+}
+
+/* Node index of name, adding it if new. Returns 0 or -ENOMEM. */
+int graph_node(Graph *g, const char *name, uint32_t *ret);
+/* Node index of name, or -ENOENT. */
+int graph_find_node(const Graph *g, const char *name, uint32_t *ret);
+size_t graph_node_count(const Graph *g);
+const char *graph_node_name(const Graph *g, uint32_t node);
+
+/* Stores a copy of o (strings interned); returns its id in *ret. */
+int graph_add_origin(Graph *g, const Origin *o, uint32_t *ret);
+const Origin *graph_origin(const Graph *g, uint32_t id);
+/* Interns a string for the graph's lifetime (NULL stays NULL). */
+const char *graph_intern(Graph *g, const char *s);
+
+/* Adds an edge. Exact duplicates (same ends, type and origin) are dropped by graph_finish(). Edges may be added
+ * after graph_finish(); the indexes are then rebuilt by the next graph_finish(). */
+int graph_add_edge(Graph *g, uint32_t from, DepType type, uint32_t to, uint32_t origin);
+/* Sorts the edges by (from, type, to, origin), drops duplicates and edges of a node to itself (systemd ignores
+ * those), and builds the forward and reverse indexes. */
+int graph_finish(Graph *g);
+
+size_t graph_edge_count(const Graph *g);
+const GraphEdge *graph_edge(const Graph *g, size_t i);
+/* After graph_finish(): the edges leaving node (indexes into the edge array, sorted), and those arriving. */
+size_t graph_out(const Graph *g, uint32_t node, const uint32_t **ret);
+size_t graph_in(const Graph *g, uint32_t node, const uint32_t **ret);
+/* Is there an edge from -> to of type t (any origin)? */
+bool graph_has_edge(const Graph *g, uint32_t from, DepType t, uint32_t to);
+
+/* Is a ordered after b (a chain of After= edges from a, or Before= edges into a, reaching b)? Returns 1 with the
+ * chain of edge indexes (from a towards b, in order; caller frees) when it is, 0 when not, -ENOMEM. */
+int graph_ordered_after(const Graph *g, uint32_t a, uint32_t b, uint32_t **ret_chain, size_t *ret_n);
+/* The units reachable from start over edges whose type is in mask (forward direction). ret is a bitmap of
+ * graph_node_count() bits (caller frees). Returns the number reached (start included) or -ENOMEM. */
+int graph_reach(const Graph *g, uint32_t start, unsigned mask, uint8_t **ret);

@@ -1,0 +1,1099 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <fnmatch.h>
+
+#include "model.h"
+#include "specifier.h"
+#include "unit-file.h"
+#include "unit-values.h"
+#include "unit-verify.h"
+#include "unit-words.h"
+
+typedef struct Deferred {
+        struct ModelUnit *mu;
+        size_t rule;
+        const DepAction *action;
+} Deferred;
+
+struct Model {
+        ModelOptions opts;
+        const Rules *rules;
+        const BaseModel *base;
+        Loader *loader;
+        Graph *graph;
+        DiagList *diags;
+        Hashmap by_name;       /* every name of every unit -> ModelUnit */
+        ModelUnit **units;
+        size_t n_units, allocated_units;
+        ModelUnit **by_node;   /* node -> unit (NULL: referenced only) */
+        size_t n_by_node, allocated_by_node;
+        char **queue;          /* names to load */
+        size_t n_queue, head_queue, allocated_queue;
+        uint32_t *rule_origin; /* per dependency rule: its graph origin + 1 (0: none yet) */
+        Deferred *deferred;    /* actions that need every unit loaded */
+        size_t n_deferred, allocated_deferred;
+        bool finished;
+};
+
+static void model_unit_free(ModelUnit *u) {
+        if (!u)
+                return;
+        unit_free(u->unit);
+        free(u->st);
+        for (size_t i = 0; i < u->n_mounts_for; i++)
+                free(u->mounts_for[i].path);
+        free(u->mounts_for);
+        strv_free(u->set_keys);
+        strv_free(u->set_values);
+        free(u);
+}
+
+Model *model_free(Model *m) {
+        if (!m)
+                return NULL;
+        for (size_t i = 0; i < m->n_units; i++)
+                model_unit_free(m->units[i]);
+        free(m->units);
+        free(m->by_node);
+        hashmap_done(&m->by_name);
+        for (size_t i = m->head_queue; i < m->n_queue; i++)
+                free(m->queue[i]);
+        free(m->queue);
+        free(m->rule_origin);
+        free(m->deferred);
+        loader_free(m->loader);
+        graph_free(m->graph);
+        return mfree(m);
+}
+
+int model_new(const ModelOptions *opts, const Rules *rules, Model **ret, DiagList *diags) {
+        _cleanup_(model_freep) Model *m = NULL;
+        _cleanup_(root_freep) Root *empty = NULL;
+        int r;
+
+        m = calloc(1, sizeof(Model));
+        if (!m)
+                return -ENOMEM;
+        m->opts = *opts;
+        m->rules = rules;
+        m->diags = diags;
+        hashmap_init(&m->by_name);
+        m->rule_origin = calloc(rules_dep_count(rules) + 1, sizeof(uint32_t));
+        if (!m->rule_origin)
+                return -ENOMEM;
+        r = graph_new(&m->graph);
+        if (r < 0)
+                return r;
+        r = loader_new(&(LoaderOptions) {
+                               .root = opts->root,
+                               .extra_dirs = opts->extra_dirs,
+                               .systemd = opts->systemd,
+                               .no_search_path = !opts->root,
+                       },
+                       &m->loader, diags);
+        if (r < 0)
+                return r;
+        if (!opts->no_base)
+                m->base = rules_base_model(rules, opts->systemd);
+        *ret = TAKE_PTR(m);
+        return 0;
+}
+
+Graph *model_graph(const Model *m) {
+        return m->graph;
+}
+
+unsigned model_version(const Model *m) {
+        return m->opts.systemd;
+}
+
+const char *model_base_file(const Model *m) {
+        return m->base ? base_model_file(m->base) : NULL;
+}
+
+ModelUnit *model_get(const Model *m, const char *name) {
+        return hashmap_get(&m->by_name, name);
+}
+
+ModelUnit *model_unit_of_node(const Model *m, uint32_t node) {
+        return node < m->n_by_node ? m->by_node[node] : NULL;
+}
+
+size_t model_unit_count(const Model *m) {
+        return m->n_units;
+}
+
+ModelUnit *model_unit(const Model *m, size_t i) {
+        return i < m->n_units ? m->units[i] : NULL;
+}
+
+static int enqueue(Model *m, const char *name) {
+        if (hashmap_get(&m->by_name, name))
+                return 0;
+        if (GREEDY_REALLOC(m->queue, m->allocated_queue, m->n_queue + 1) < 0)
+                return -ENOMEM;
+        m->queue[m->n_queue] = strdup(name);
+        if (!m->queue[m->n_queue])
+                return -ENOMEM;
+        m->n_queue++;
+        return 0;
+}
+
+/* ---- values a rule can ask for */
+
+static const char *type_section(const ModelUnit *mu) {
+        return rules_type_section(mu->unit->type);
+}
+
+/* The effective value of section.key (section NULL: the unit type's own), after normalisations. For list keys
+ * the effective assignments joined by spaces. NULL when unset or empty. *ret_free gets an allocation to free. */
+static const char *setting_value(const Model *m, const ModelUnit *mu, const char *section, const char *key,
+                                 char **ret_free) {
+        const Unit *u = mu->unit;
+        const KeyInfo *k;
+        char *joined = NULL;
+
+        *ret_free = NULL;
+        for (size_t i = 0; mu->set_keys && mu->set_keys[i]; i++)
+                if (streq(mu->set_keys[i], key))
+                        return mu->set_values[i];
+        if (!section) {
+                section = type_section(mu);
+                if (!section)
+                        return NULL;
+        }
+        if (!u || !mu->st)
+                return NULL;
+        k = rules_key_lookup(m->rules, u->type, section, key, m->opts.systemd);
+        if (k && k->kind != KEY_SINGLE) {
+                for (size_t i = 0; i < u->n_settings; i++) {
+                        const Setting *s = &u->settings[i];
+                        char *n;
+                        if (mu->st[i] != SETTING_EFFECTIVE || isempty(s->value) || !streq(s->key, key) ||
+                            !streq(s->section, section))
+                                continue;
+                        n = joined ? strjoin(joined, " ", s->value) : strdup(s->value);
+                        free(joined);
+                        if (!n)
+                                return NULL;
+                        joined = n;
+                }
+                *ret_free = joined;
+                return joined;
+        }
+        for (size_t i = u->n_settings; i > 0; i--) {
+                const Setting *s = &u->settings[i - 1];
+                if (mu->st[i - 1] == SETTING_EFFECTIVE && streq(s->key, key) && streq(s->section, section))
+                        return isempty(s->value) ? NULL : s->value;
+        }
+        return NULL;
+}
+
+/* Computed variables: id, stem, prefix, instance, where, what, fstype. */
+static int var_value(const Model *m, const ModelUnit *mu, const char *name, char **ret) {
+        const Unit *u = mu->unit;
+        _cleanup_(freep) char *stem = NULL, *f = NULL;
+        const char *v;
+        int r;
+
+        *ret = NULL;
+        if (streq(name, "id")) {
+                *ret = strdup(u->id);
+                return *ret ? 0 : -ENOMEM;
+        }
+        r = unit_name_strip_suffix(u->id, &stem);
+        if (r < 0)
+                return r;
+        if (streq(name, "stem")) {
+                *ret = TAKE_PTR(stem);
+                return 0;
+        }
+        if (streq(name, "prefix"))
+                return unit_name_to_prefix(u->id, ret);
+        if (streq(name, "instance"))
+                return unit_name_to_instance(u->id, ret);
+        if (streq(name, "where")) {
+                v = u->type == UNIT_MOUNT || u->type == UNIT_AUTOMOUNT ? setting_value(m, mu, NULL, "Where", &f)
+                                                                      : NULL;
+                if (v) {
+                        *ret = path_simplify_dup(v);
+                        return *ret ? 0 : -ENOMEM;
+                }
+                if (u->type != UNIT_MOUNT && u->type != UNIT_AUTOMOUNT)
+                        return 0;
+                return unit_name_path_unescape(stem, ret) < 0 ? 0 : 0;
+        }
+        if (streq(name, "what")) {
+                v = u->type == UNIT_MOUNT || u->type == UNIT_SWAP ? setting_value(m, mu, NULL, "What", &f) : NULL;
+                if (v) {
+                        *ret = strdup(v);
+                        return *ret ? 0 : -ENOMEM;
+                }
+                if (u->type == UNIT_SWAP)
+                        (void) unit_name_path_unescape(stem, ret);
+                return 0;
+        }
+        if (streq(name, "fstype")) {
+                v = u->type == UNIT_MOUNT ? setting_value(m, mu, NULL, "Type", &f) : NULL;
+                if (v && !(*ret = strdup(v)))
+                        return -ENOMEM;
+                return 0;
+        }
+        return -EINVAL;
+}
+
+static bool pattern_match(const char *pattern, const char *value) {
+        if (streq(pattern, "@true"))
+                return parse_boolean(value) == 1;
+        if (streq(pattern, "@false"))
+                return parse_boolean(value) == 0;
+        return fnmatch(pattern, value, 0) == 0;
+}
+
+static bool value_matches(const DepCond *c, const char *value) {
+        if (isempty(value))
+                return false;
+        if (c->word) {
+                const char *p = value;
+                while (*p) {
+                        size_t n = strcspn(p, ",");
+                        char w[256];
+                        if (n > 0 && n < sizeof(w)) {
+                                memcpy(w, p, n);
+                                w[n] = 0;
+                                STRV_FOREACH(pat, c->patterns)
+                                        if (pattern_match(*pat, w))
+                                                return true;
+                        }
+                        p += n;
+                        if (*p)
+                                p++;
+                }
+                return false;
+        }
+        STRV_FOREACH(pat, c->patterns)
+                if (pattern_match(*pat, value))
+                        return true;
+        return false;
+}
+
+static int cond_holds(const Model *m, const ModelUnit *mu, const DepCond *c) {
+        _cleanup_(freep) char *f = NULL;
+        const char *v = NULL;
+        bool match = false;
+        int r;
+
+        switch (c->kind) {
+        case DEP_COND_ANY:
+                for (size_t i = 0; i < c->n_any; i++) {
+                        if (!dep_cond_applies(&c->any[i], m->opts.systemd))
+                                continue;
+                        r = cond_holds(m, mu, &c->any[i]);
+                        if (r != 0)
+                                return r;
+                }
+                return 0;
+        case DEP_COND_DISTRO:
+                match = m->opts.distro && strv_contains(c->patterns, m->opts.distro);
+                break;
+        case DEP_COND_VAR:
+                r = var_value(m, mu, c->name, &f);
+                if (r == -ENOMEM)
+                        return r;
+                match = value_matches(c, f);
+                break;
+        case DEP_COND_SETTING:
+                if (c->name[0] == '@')
+                        v = rules_manager_default(m->rules, c->name + 1, m->opts.systemd, m->opts.offline);
+                else
+                        v = setting_value(m, mu, c->section, c->name, &f);
+                if (!v && c->dflt)
+                        v = c->dflt[0] == '@' ? rules_manager_default(m->rules, c->dflt + 1, m->opts.systemd,
+                                                                      m->opts.offline)
+                                              : c->dflt;
+                match = value_matches(c, v);
+                break;
+        default:
+                return -EINVAL;
+        }
+        return match != c->negate;
+}
+
+/* ---- templates: "{name|fn|fn}" */
+
+static int apply_function(const char *fn, char *v, char **ret) {
+        _cleanup_(freep) char *in = v;
+
+        *ret = NULL;
+        if (streq(fn, "escape"))
+                return unit_name_escape(in, ret) < 0 ? -EINVAL : 0;
+        if (streq(fn, "path-escape"))
+                return unit_name_path_escape(in, ret) < 0 ? -EINVAL : 0;
+        if (streq(fn, "device"))
+                return unit_name_from_path(in, ".device", ret) < 0 ? -EINVAL : 0;
+        if (streq(fn, "mount"))
+                return unit_name_from_path(in, ".mount", ret) < 0 ? -EINVAL : 0;
+        if (streq(fn, "dirname")) {
+                char *slash = strrchr(in, '/');
+                if (!slash || streq(in, "/"))
+                        return -EINVAL;
+                if (slash == in)
+                        slash[1] = 0;
+                else
+                        *slash = 0;
+                *ret = TAKE_PTR(in);
+                return 0;
+        }
+        if (streq(fn, "strip-dash")) {
+                const char *p = in;
+                while (*p == '-' || *p == '+')
+                        p++;
+                *ret = strdup(p);
+                return *ret ? 0 : -ENOMEM;
+        }
+        if (streq(fn, "before-colon")) {
+                in[strcspn(in, ":")] = 0;
+                *ret = TAKE_PTR(in);
+                return 0;
+        }
+        if (streq(fn, "parent-slice")) {
+                /* "a-b-c.slice" -> "a-b.slice", "a.slice" -> "-.slice", "-.slice" has none */
+                char *dot = strrchr(in, '.'), *dash;
+                if (!dot || !streq(dot, ".slice") || streq(in, "-.slice"))
+                        return -EINVAL;
+                *dot = 0;
+                dash = strrchr(in, '-');
+                if (!dash)
+                        *ret = strdup("-.slice");
+                else {
+                        *dash = 0;
+                        *ret = strjoin(in, ".slice");
+                }
+                return *ret ? 0 : -ENOMEM;
+        }
+        return -EINVAL;
+}
+
+/* Expands t for mu; -ENOENT when a value it needs is unset (the action does not apply). */
+static int expand_template(const Model *m, const ModelUnit *mu, const char *t, const char *word, char **ret) {
+        _cleanup_(freep) char *out = strdup("");
+        int r;
+
+        if (!out)
+                return -ENOMEM;
+        for (const char *p = t; *p;) {
+                const char *open = strchr(p, '{'), *close;
+                _cleanup_(freep) char *lit = NULL, *inner = NULL, *val = NULL, *f = NULL;
+                char *n, *save = NULL, *tok;
+
+                if (!open) {
+                        n = strjoin(out, p);
+                        if (!n)
+                                return -ENOMEM;
+                        free(out);
+                        out = n;
+                        break;
+                }
+                close = strchr(open, '}');
+                lit = strndup_safe(p, (size_t) (open - p));
+                inner = strndup_safe(open + 1, (size_t) (close - open - 1));
+                if (!lit || !inner)
+                        return -ENOMEM;
+                tok = strtok_r(inner, "|", &save);
+                if (streq(tok, "word"))
+                        val = word ? strdup(word) : NULL;
+                else if (tok[0] >= 'a' && tok[0] <= 'z') {
+                        r = var_value(m, mu, tok, &val);
+                        if (r == -ENOMEM)
+                                return r;
+                } else {
+                        const char *dot = strchr(tok, '.'), *v;
+                        _cleanup_(freep) char *sec = dot ? strndup_safe(tok, (size_t) (dot - tok)) : NULL;
+                        v = setting_value(m, mu, sec, dot ? dot + 1 : tok, &f);
+                        if (v) {
+                                /* specifiers in the value are systemd's business too */
+                                SpecifierContext sc = { .unit_name = mu->unit->id, .systemd = m->opts.systemd };
+                                if (specifier_expand(v, &sc, SPECIFIER_USE_VALUE, &val, NULL) < 0)
+                                        val = strdup(v);
+                                if (!val)
+                                        return -ENOMEM;
+                        }
+                }
+                if (isempty(val))
+                        return -ENOENT;
+                while ((tok = strtok_r(NULL, "|", &save))) {
+                        char *o;
+                        r = apply_function(tok, TAKE_PTR(val), &o);
+                        if (r < 0)
+                                return r == -ENOMEM ? r : -ENOENT;
+                        val = o;
+                }
+                n = strjoin(out, lit, val);
+                if (!n)
+                        return -ENOMEM;
+                free(out);
+                out = n;
+                p = close + 1;
+        }
+        *ret = TAKE_PTR(out);
+        return 0;
+}
+
+/* ---- edges */
+
+static int add_edge_by_name(Model *m, ModelUnit *mu, DepType t, const char *name, uint32_t origin) {
+        uint32_t to;
+        int r;
+
+        if (!unit_name_is_valid(name, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE))
+                return 0;
+        r = graph_node(m->graph, name, &to);
+        if (r < 0)
+                return r;
+        r = graph_add_edge(m->graph, mu->node, t, to, origin);
+        if (r < 0)
+                return r;
+        return enqueue(m, name);
+}
+
+static int rule_origin(Model *m, size_t i, uint32_t *ret) {
+        const DepRule *d = rules_dep_get(m->rules, i);
+        int r;
+
+        if (m->rule_origin[i] == 0) {
+                uint32_t id;
+                r = graph_add_origin(m->graph,
+                                     &(Origin) {
+                                             .kind = ORIGIN_RULE,
+                                             .sd = d->origin,
+                                             .file = d->file,
+                                             .line = d->line,
+                                             .rule = d->id,
+                                             .class = d->class,
+                                             .detail = d->source,
+                                             .version = m->opts.systemd,
+                                     },
+                                     &id);
+                if (r < 0)
+                        return r;
+                m->rule_origin[i] = id + 1;
+        }
+        *ret = m->rule_origin[i] - 1;
+        return 0;
+}
+
+static int add_mounts_for(Model *m, ModelUnit *mu, const char *path, bool wants, SdOrigin sd, uint32_t origin) {
+        _cleanup_(freep) char *p = path_simplify_dup(path);
+        MountsFor *n;
+
+        if (!p)
+                return -ENOMEM;
+        if (!path_is_absolute(p) || !path_is_normalized(p))
+                return 0;
+        for (size_t i = 0; i < mu->n_mounts_for; i++)
+                if (mu->mounts_for[i].wants == wants && streq(mu->mounts_for[i].path, p)) {
+                        mu->mounts_for[i].sd_mask |= 1U << sd;
+                        return 0;
+                }
+        n = realloc(mu->mounts_for, sizeof(MountsFor) * (mu->n_mounts_for + 1));
+        if (!n)
+                return -ENOMEM;
+        mu->mounts_for = n;
+        n[mu->n_mounts_for++] = (MountsFor) { .path = TAKE_PTR(p), .wants = wants, .sd_mask = 1U << sd,
+                                              .origin = origin };
+        if (rules_feature(m->rules, "mounts-for-load", m->opts.systemd)) {
+                /* systemd loads the mount unit of the path and of each parent, so it knows whether one exists */
+                const char *q = n[mu->n_mounts_for - 1].path;
+                _cleanup_(freep) char *cur = strdup(q);
+                if (!cur)
+                        return -ENOMEM;
+                for (;;) {
+                        _cleanup_(freep) char *name = NULL;
+                        char *slash;
+                        if (unit_name_from_path(cur, ".mount", &name) >= 0) {
+                                int r = enqueue(m, name);
+                                if (r < 0)
+                                        return r;
+                        }
+                        if (streq(cur, "/"))
+                                break;
+                        slash = strrchr(cur, '/');
+                        if (slash == cur)
+                                slash[1] = 0;
+                        else
+                                *slash = 0;
+                }
+        }
+        return 0;
+}
+
+static int setting_origin(Model *m, ModelUnit *mu, const Setting *s, uint32_t *ret) {
+        const Source *src = &mu->unit->sources[s->source];
+        return graph_add_origin(m->graph,
+                                &(Origin) {
+                                        .kind = src->dropin ? ORIGIN_DROPIN : ORIGIN_FILE,
+                                        .sd = SD_ORIGIN_FILE,
+                                        .file = src->path,
+                                        .line = s->line,
+                                        .detail = s->key,
+                                        .base = mu->base,
+                                },
+                                ret);
+}
+
+static int add_file_edges(Model *m, ModelUnit *mu) {
+        const Unit *u = mu->unit;
+        int r;
+
+        for (size_t i = 0; i < u->n_settings; i++) {
+                const Setting *s = &u->settings[i];
+                _cleanup_(strv_freep) char **words = NULL;
+                const KeyInfo *k;
+                DepType t;
+                uint32_t origin;
+                bool mf;
+
+                if (mu->st[i] != SETTING_EFFECTIVE || !streq(s->section, "Unit"))
+                        continue;
+                t = dep_type_from_key(s->key);
+                mf = streq(s->key, "RequiresMountsFor") || streq(s->key, "WantsMountsFor");
+                if (t < 0 && !mf)
+                        continue;
+                k = rules_key_lookup(m->rules, u->type, s->section, s->key, m->opts.systemd);
+                if (!k)
+                        continue;
+                r = setting_words(u, s, k, m->opts.systemd, &words, m->diags);
+                if (r < 0)
+                        return r;
+                if (!words || !words[0])
+                        continue;
+                r = setting_origin(m, mu, s, &origin);
+                if (r < 0)
+                        return r;
+                STRV_FOREACH(w, words) {
+                        if (mf)
+                                r = add_mounts_for(m, mu, *w, streq(s->key, "WantsMountsFor"), SD_ORIGIN_FILE,
+                                                   origin);
+                        else
+                                r = add_edge_by_name(m, mu, t, *w, origin);
+                        if (r < 0)
+                                return r;
+                }
+        }
+        for (size_t i = 0; i < u->n_links; i++) {
+                const DirLink *l = &u->links[i];
+                static const DepType link_dep[_LINK_KIND_MAX] = {
+                        [LINK_WANTS] = DEP_WANTS, [LINK_REQUIRES] = DEP_REQUIRES, [LINK_UPHOLDS] = DEP_UPHOLDS,
+                };
+                uint32_t origin;
+
+                if (l->masked)
+                        continue;
+                r = graph_add_origin(m->graph,
+                                     &(Origin) { .kind = ORIGIN_LINK, .sd = SD_ORIGIN_FILE, .file = l->path,
+                                                 .base = mu->base },
+                                     &origin);
+                if (r >= 0)
+                        r = add_edge_by_name(m, mu, link_dep[l->kind], l->name, origin);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int run_action(Model *m, ModelUnit *mu, size_t ri, const DepAction *a, Deferred **deferred, size_t *n_def,
+                      size_t *alloc_def) {
+        _cleanup_(strv_freep) char **words = NULL;
+        const DepRule *d = rules_dep_get(m->rules, ri);
+        uint32_t origin;
+        int r;
+
+        if (a->kind == DEP_ACTION_SET) {
+                for (size_t i = 0; mu->set_keys && mu->set_keys[i]; i++)
+                        if (streq(mu->set_keys[i], a->setting)) {
+                                char *v = strdup(a->value);
+                                if (!v)
+                                        return -ENOMEM;
+                                free(mu->set_values[i]);
+                                mu->set_values[i] = v;
+                                return 0;
+                        }
+                if (strv_extend(&mu->set_keys, a->setting) < 0 || strv_extend(&mu->set_values, a->value) < 0)
+                        return -ENOMEM;
+                return 0;
+        }
+        if (a->kind == DEP_ACTION_AFTER_PULLED) {
+                if (GREEDY_REALLOC(*deferred, *alloc_def, *n_def + 1) < 0)
+                        return -ENOMEM;
+                (*deferred)[(*n_def)++] = (Deferred) { mu, ri, a };
+                return 0;
+        }
+        r = rule_origin(m, ri, &origin);
+        if (r < 0)
+                return r;
+        if (a->each) {
+                _cleanup_(freep) char *f = NULL;
+                const char *v = setting_value(m, mu, NULL, a->each, &f);
+                if (!v)
+                        return 0;
+                r = words_split_quoted(v, false, &words);
+                if (r == -ENOMEM)
+                        return r;
+                if (r < 0)
+                        return 0;
+        } else if (strv_extend(&words, "") < 0)
+                return -ENOMEM;
+        STRV_FOREACH(w, words) {
+                _cleanup_(freep) char *x = NULL;
+                r = expand_template(m, mu, a->kind == DEP_ACTION_ADD ? a->unit : a->path, a->each ? *w : NULL, &x);
+                if (r == -ENOENT || r == -EINVAL)
+                        continue;
+                if (r < 0)
+                        return r;
+                if (a->kind == DEP_ACTION_MOUNTS_FOR) {
+                        r = add_mounts_for(m, mu, x, a->wants, d->origin, origin);
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
+                for (DepType t = 0; t < _DEP_TYPE_MAX; t++)
+                        if (a->deps & DEP_MASK(t)) {
+                                r = add_edge_by_name(m, mu, t, x, origin);
+                                if (r < 0)
+                                        return r;
+                        }
+        }
+        return 0;
+}
+
+static int apply_rules(Model *m, ModelUnit *mu, Deferred **deferred, size_t *n_def, size_t *alloc_def) {
+        int r;
+
+        for (size_t i = 0; i < rules_dep_count(m->rules); i++) {
+                const DepRule *d = rules_dep_get(m->rules, i);
+                bool ok = true;
+
+                if (!dep_rule_applies(d, mu->unit->type, m->opts.systemd))
+                        continue;
+                for (size_t c = 0; ok && c < d->n_conds; c++) {
+                        if (!dep_cond_applies(&d->conds[c], m->opts.systemd))
+                                continue;
+                        r = cond_holds(m, mu, &d->conds[c]);
+                        if (r < 0)
+                                return r;
+                        ok = r > 0;
+                }
+                if (!ok)
+                        continue;
+                for (size_t a = 0; a < d->n_actions; a++) {
+                        r = run_action(m, mu, i, &d->actions[a], deferred, n_def, alloc_def);
+                        if (r < 0)
+                                return r;
+                }
+        }
+        return 0;
+}
+
+/* ---- loading */
+
+/* A unit of the base model as a Unit, with the root's drop-ins and links (from loaded, the root's not-found
+ * unit) applied on top. */
+static int base_unit_new(Model *m, const BaseUnit *bu, Unit *loaded, Unit **ret) {
+        _cleanup_(unit_freep) Unit *u = NULL;
+        _cleanup_(unit_file_freep) UnitFile *f = NULL;
+        const BaseLink *links;
+        size_t n_links;
+        int r;
+
+        r = unit_file_parse(bu->file, bu->text, bu->size, &(ParseOptions) { .systemd = m->opts.systemd }, &f,
+                            m->diags);
+        if (r < 0)
+                return r;
+        u = calloc(1, sizeof(Unit));
+        if (!u)
+                return -ENOMEM;
+        u->id = strdup(loaded->id);
+        u->requested = strdup(loaded->requested);
+        u->fragment_path = strdup(bu->file);
+        u->names = strv_copy(loaded->names);
+        u->sources = calloc(loaded->n_sources + 1, sizeof(Source));
+        if (!u->id || !u->requested || !u->fragment_path || !u->names || !u->sources)
+                return -ENOMEM;
+        u->type = loaded->type;
+        u->load_state = LOAD_LOADED;
+        u->sources[0] = (Source) { .path = strdup(bu->file) };
+        u->n_sources = 1;
+        if (!u->sources[0].path)
+                return -ENOMEM;
+        for (size_t i = 0; i < f->n_assignments; i++) {
+                Assignment *a = &f->assignments[i];
+                if (!a->section)
+                        continue;
+                if (GREEDY_REALLOC(u->settings, u->allocated_settings, u->n_settings + 1) < 0)
+                        return -ENOMEM;
+                u->settings[u->n_settings++] = (Setting) {
+                        .section = TAKE_PTR(a->section),
+                        .key = TAKE_PTR(a->key),
+                        .value = TAKE_PTR(a->value),
+                        .source = 0,
+                        .line = bu->line + a->line - 1,
+                };
+        }
+        /* the root's drop-ins still apply */
+        for (size_t i = 0; i < loaded->n_sources; i++) {
+                u->sources[u->n_sources++] = loaded->sources[i];
+                loaded->sources[i].path = NULL;
+        }
+        for (size_t i = 0; i < loaded->n_settings; i++) {
+                if (GREEDY_REALLOC(u->settings, u->allocated_settings, u->n_settings + 1) < 0)
+                        return -ENOMEM;
+                u->settings[u->n_settings] = loaded->settings[i];
+                u->settings[u->n_settings++].source += 1;
+                loaded->settings[i] = (Setting) {};
+        }
+        u->links = TAKE_PTR(loaded->links);
+        u->n_links = loaded->n_links;
+        loaded->n_links = 0;
+        n_links = base_model_links(m->base, bu->name, &links);
+        if (n_links > 0) {
+                DirLink *nl = realloc(u->links, sizeof(DirLink) * (u->n_links + n_links));
+                if (!nl)
+                        return -ENOMEM;
+                u->links = nl;
+                for (size_t i = 0; i < n_links; i++) {
+                        _cleanup_(freep) char *path = NULL;
+                        if (asprintf_safe(&path, "%s:%u", bu->file, links[i].line) < 0)
+                                return -ENOMEM;
+                        u->links[u->n_links++] = (DirLink) {
+                                .kind = links[i].type == DEP_REQUIRES ? LINK_REQUIRES
+                                        : links[i].type == DEP_UPHOLDS ? LINK_UPHOLDS
+                                                                       : LINK_WANTS,
+                                .name = strdup(links[i].name),
+                                .path = TAKE_PTR(path),
+                        };
+                        if (!u->links[u->n_links - 1].name)
+                                return -ENOMEM;
+                }
+        }
+        *ret = TAKE_PTR(u);
+        return 0;
+}
+
+static bool mounted(const Model *m, const ModelUnit *mu) {
+        _cleanup_(freep) char *where = NULL;
+
+        if (!m->opts.mounted)
+                return false;
+        if (var_value(m, mu, "where", &where) < 0 || !where)
+                return false;
+        return strv_contains(m->opts.mounted, where);
+}
+
+static int register_unit(Model *m, ModelUnit *mu) {
+        int r;
+
+        if (GREEDY_REALLOC(m->units, m->allocated_units, m->n_units + 1) < 0)
+                return -ENOMEM;
+        m->units[m->n_units++] = mu;
+        r = graph_node(m->graph, mu->unit->id, &mu->node);
+        if (r < 0)
+                return r;
+        if (GREEDY_REALLOC(m->by_node, m->allocated_by_node, graph_node_count(m->graph)) < 0)
+                return -ENOMEM;
+        /* nodes made for names that were referenced but not (yet) loaded have no unit */
+        for (; m->n_by_node < graph_node_count(m->graph); m->n_by_node++)
+                m->by_node[m->n_by_node] = NULL;
+        m->by_node[mu->node] = mu;
+        r = hashmap_put(&m->by_name, mu->unit->id, mu);
+        if (r < 0 && r != -EEXIST)
+                return r;
+        STRV_FOREACH(n, mu->unit->names) {
+                r = hashmap_put(&m->by_name, *n, mu);
+                if (r < 0 && r != -EEXIST)
+                        return r;
+        }
+        return 0;
+}
+
+static int load_one(Model *m, const char *name, ModelUnit **ret) {
+        _cleanup_(unit_freep) Unit *u = NULL;
+        ModelUnit *mu, *existing;
+        const char *dd;
+        _cleanup_(freep) char *f = NULL;
+        int r;
+
+        existing = hashmap_get(&m->by_name, name);
+        if (existing) {
+                *ret = existing;
+                return 0;
+        }
+        r = loader_load(m->loader, name, &u, m->diags);
+        if (r < 0)
+                return r;
+        if (m->base && u->load_state == LOAD_NOT_FOUND && !u->fragment_path) {
+                const char *alias = base_model_alias(m->base, name);
+                const BaseUnit *bu = base_model_unit(m->base, alias ?: name);
+                _cleanup_(freep) char *template = NULL;
+
+                if (!bu && unit_name_is_valid(name, UNIT_NAME_INSTANCE) && unit_name_template(name, &template) >= 0)
+                        bu = base_model_unit(m->base, template);
+                if (bu) {
+                        Unit *b = NULL;
+                        if (alias) {
+                                free(u->id);
+                                u->id = strdup(alias);
+                                if (!u->id || strv_extend_unique(&u->names, alias) < 0)
+                                        return -ENOMEM;
+                        }
+                        r = base_unit_new(m, bu, u, &b);
+                        if (r < 0)
+                                return r;
+                        unit_free(u);
+                        u = b;
+                }
+        }
+        /* loaded through an alias of a unit we have already */
+        existing = hashmap_get(&m->by_name, u->id);
+        if (existing) {
+                STRV_FOREACH(n, u->names)
+                        if (!hashmap_get(&m->by_name, *n)) {
+                                char *c = strdup(*n);
+                                if (!c || strv_push(&existing->unit->names, c) < 0 ||
+                                    hashmap_put(&m->by_name, c, existing) < 0)
+                                        return -ENOMEM;
+                        }
+                *ret = existing;
+                return 0;
+        }
+
+        mu = calloc(1, sizeof(ModelUnit));
+        if (!mu)
+                return -ENOMEM;
+        mu->unit = TAKE_PTR(u);
+        mu->base = mu->unit->fragment_path && m->base && streq(mu->unit->fragment_path, base_model_file(m->base));
+        r = register_unit(m, mu);
+        if (r < 0) {
+                if (m->n_units == 0 || m->units[m->n_units - 1] != mu)
+                        model_unit_free(mu);
+                return r;
+        }
+        r = unit_settings_classify(mu->unit, m->rules, m->opts.systemd, &mu->st, m->diags);
+        if (r < 0)
+                return r;
+        if (unit_verify(mu->unit, mu->st, m->opts.systemd, m->diags) > 0)
+                mu->unit->load_state = LOAD_BAD_SETTING;
+        /* units of these types exist without a file only when the manager made them or the kernel has them */
+        if (mu->unit->load_state == LOAD_LOADED && !mu->unit->fragment_path &&
+            (mu->unit->type == UNIT_MOUNT || mu->unit->type == UNIT_SWAP || mu->unit->type == UNIT_SCOPE) &&
+            !rules_unit_is_perpetual(m->rules, mu->unit->id, m->opts.systemd, NULL) && !mounted(m, mu))
+                mu->unit->load_state = LOAD_NOT_FOUND;
+        {
+                bool no_dd = false;
+                if (rules_unit_is_perpetual(m->rules, mu->unit->id, m->opts.systemd, &no_dd) && no_dd &&
+                    (strv_extend(&mu->set_keys, "DefaultDependencies") < 0 ||
+                     strv_extend(&mu->set_values, "no") < 0))
+                        return -ENOMEM;
+        }
+        mu->loaded = mu->unit->load_state == LOAD_LOADED;
+        dd = setting_value(m, mu, "Unit", "DefaultDependencies", &f);
+        mu->default_deps = !dd || parse_boolean(dd) != 0;
+        if (mu->loaded) {
+                r = add_file_edges(m, mu);
+                if (r >= 0)
+                        r = apply_rules(m, mu, &m->deferred, &m->n_deferred, &m->allocated_deferred);
+                if (r < 0)
+                        return r;
+        }
+        *ret = mu;
+        return 0;
+}
+
+int model_add(Model *m, const char *name, ModelUnit **ret) {
+        ModelUnit *mu;
+        int r;
+
+        if (!unit_name_is_valid(name, UNIT_NAME_ANY))
+                return -EINVAL;
+        r = load_one(m, name, &mu);
+        if (r < 0)
+                return r;
+        mu->target = true;
+        while (m->head_queue < m->n_queue) {
+                _cleanup_(freep) char *n = m->queue[m->head_queue++];
+                ModelUnit *x;
+                r = load_one(m, n, &x);
+                if (r == -EINVAL)
+                        continue;
+                if (r < 0)
+                        return r;
+        }
+        m->n_queue = m->head_queue = 0;
+        if (ret)
+                *ret = mu;
+        return 0;
+}
+
+/* ---- after everything is loaded */
+
+/* Edges point at the node of the name they were written with; aliases are moved to the unit's main name. */
+static int resolve_aliases(Model *m) {
+        size_t n = graph_node_count(m->graph);
+        _cleanup_(freep) uint32_t *map = malloc(sizeof(uint32_t) * (n + 1));
+        bool any = false;
+
+        if (!map)
+                return -ENOMEM;
+        for (uint32_t i = 0; i < n; i++) {
+                ModelUnit *mu = hashmap_get(&m->by_name, graph_node_name(m->graph, i));
+                map[i] = mu ? mu->node : i;
+                any = any || map[i] != i;
+        }
+        if (!any)
+                return 0;
+        for (size_t i = 0; i < graph_edge_count(m->graph); i++) {
+                GraphEdge *e = (GraphEdge *) graph_edge(m->graph, i);
+                e->from = map[e->from];
+                e->to = map[e->to];
+        }
+        return 0;
+}
+
+static int expand_mounts_for(Model *m, ModelUnit *mu) {
+        int r;
+
+        for (size_t i = 0; i < mu->n_mounts_for; i++) {
+                const MountsFor *e = &mu->mounts_for[i];
+                const Origin *eo = graph_origin(m->graph, e->origin);
+                _cleanup_(freep) char *cur = strdup(e->path);
+                uint32_t origin;
+
+                if (!cur)
+                        return -ENOMEM;
+                r = graph_add_origin(m->graph,
+                                     &(Origin) {
+                                             .kind = ORIGIN_MOUNTS_FOR,
+                                             .sd = SD_ORIGIN_PATH,
+                                             .file = eo ? eo->file : NULL,
+                                             .line = eo ? eo->line : 0,
+                                             .rule = eo ? eo->rule : NULL,
+                                             .class = "path",
+                                             .detail = e->path,
+                                             .version = m->opts.systemd,
+                                             .base = mu->base,
+                                     },
+                                     &origin);
+                if (r < 0)
+                        return r;
+                for (;;) {
+                        _cleanup_(freep) char *name = NULL;
+                        ModelUnit *mount;
+                        char *slash;
+
+                        if (unit_name_from_path(cur, ".mount", &name) >= 0 &&
+                            (mount = hashmap_get(&m->by_name, name)) && mount->loaded && mount != mu) {
+                                r = graph_add_edge(m->graph, mu->node, DEP_AFTER, mount->node, origin);
+                                if (r >= 0 && mount->unit->fragment_path)
+                                        r = graph_add_edge(m->graph, mu->node, e->wants ? DEP_WANTS : DEP_REQUIRES,
+                                                           mount->node, origin);
+                                if (r < 0)
+                                        return r;
+                        }
+                        if (streq(cur, "/"))
+                                break;
+                        slash = strrchr(cur, '/');
+                        if (slash == cur)
+                                slash[1] = 0;
+                        else
+                                *slash = 0;
+                }
+        }
+        return 0;
+}
+
+typedef struct NewEdge {
+        uint32_t from, to, origin;
+} NewEdge;
+
+/* Collects the After= edges of one deferred <after-pulled>; they are added only after every deferred action has
+ * looked at the graph, so that none of them sees another's edges (and the index stays valid meanwhile). */
+static int run_after_pulled(Model *m, const Deferred *d, NewEdge **add, size_t *n_add, size_t *alloc_add) {
+        const uint32_t *e;
+        size_t n;
+        uint32_t origin;
+        int r;
+
+        r = rule_origin(m, d->rule, &origin);
+        if (r < 0)
+                return r;
+        n = graph_out(m->graph, d->mu->node, &e);
+        for (size_t i = 0; i < n; i++) {
+                const GraphEdge *ed = graph_edge(m->graph, e[i]);
+                ModelUnit *other;
+
+                if (!(d->action->deps & DEP_MASK(ed->type)) || ed->to == d->mu->node)
+                        continue;
+                other = model_unit_of_node(m, ed->to);
+                if (!other || !other->loaded || !other->default_deps || !d->mu->default_deps)
+                        continue;
+                /* no loops: not when the target is already ordered before it */
+                if (graph_has_edge(m->graph, d->mu->node, DEP_BEFORE, ed->to) ||
+                    graph_has_edge(m->graph, ed->to, DEP_AFTER, d->mu->node))
+                        continue;
+                if (GREEDY_REALLOC(*add, *alloc_add, *n_add + 1) < 0)
+                        return -ENOMEM;
+                (*add)[(*n_add)++] = (NewEdge) { d->mu->node, ed->to, origin };
+        }
+        return 0;
+}
+
+int model_finish(Model *m) {
+        int r;
+
+        if (m->finished)
+                return 0;
+        r = resolve_aliases(m);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < m->n_units; i++)
+                if (m->units[i]->loaded) {
+                        r = expand_mounts_for(m, m->units[i]);
+                        if (r < 0)
+                                return r;
+                }
+        r = graph_finish(m->graph);
+        if (r < 0)
+                return r;
+        {
+                _cleanup_(freep) NewEdge *add = NULL;
+                size_t n_add = 0, alloc_add = 0;
+                for (size_t i = 0; i < m->n_deferred; i++) {
+                        r = run_after_pulled(m, &m->deferred[i], &add, &n_add, &alloc_add);
+                        if (r < 0)
+                                return r;
+                }
+                for (size_t i = 0; i < n_add; i++) {
+                        r = graph_add_edge(m->graph, add[i].from, DEP_AFTER, add[i].to, add[i].origin);
+                        if (r < 0)
+                                return r;
+                }
+        }
+        r = graph_finish(m->graph);
+        if (r < 0)
+                return r;
+        m->finished = true;
+        return 0;
+}
+
+int model_list_names(const Model *m, char ***ret) {
+        _cleanup_(strv_freep) char **l = NULL;
+        int r;
+
+        r = loader_list_names(m->loader, &l);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; m->base && i < base_model_unit_count(m->base); i++)
+                if (strv_extend_unique(&l, base_model_unit_get(m->base, i)->name) < 0)
+                        return -ENOMEM;
+        strv_sort(l);
+        *ret = TAKE_PTR(l);
+        return 0;
+}

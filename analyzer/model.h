@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* The model of one systemd version: starting from some units it loads them and, as PID 1 does, everything they
+ * reference, from the root's unit files and, where the root has none, from the embedded base model of that
+ * version (rules/base-*.xml). Then it applies the version's dependency rules (rules/dependencies.xml) and builds
+ * the graph in which every edge carries its origin. Diagnostics go to the DiagList; nothing is printed. */
+
+#include "graph.h"
+#include "loader.h"
+#include "rules.h"
+#include "unit-settings.h"
+
+typedef struct ModelOptions {
+        const Root *root;  /* NULL: no root tree, only extra_dirs and the base model */
+        char **extra_dirs; /* host directories searched first (unit files given as paths) */
+        unsigned systemd;
+        const char *distro; /* "debian", "ubuntu", "rhel", ... or NULL */
+        bool offline;       /* as systemd-analyze verify sees units (its manager defaults, no mount table) */
+        bool no_base;       /* never use the base model */
+        char **mounted;     /* mount points known from the mount table: their mount units exist without a file */
+} ModelOptions;
+
+/* A RequiresMountsFor=/WantsMountsFor= entry of a unit. */
+typedef struct MountsFor {
+        char *path;
+        bool wants;
+        unsigned sd_mask;  /* 1 << SdOrigin: how systemd labels the entry */
+        uint32_t origin;   /* graph origin of the first assignment or rule that made it */
+} MountsFor;
+
+typedef struct ModelUnit {
+        Unit *unit;
+        SettingStatus *st;
+        uint32_t node;
+        bool base;          /* from the embedded base model */
+        bool loaded;        /* load state "loaded" (a unit without a file may be loaded: slices, -.mount, ...) */
+        bool default_deps;
+        bool target;        /* asked for by model_add() */
+        MountsFor *mounts_for;
+        size_t n_mounts_for;
+        char **set_keys, **set_values; /* normalisations from <set> rules */
+} ModelUnit;
+
+typedef struct Model Model;
+
+int model_new(const ModelOptions *opts, const Rules *rules, Model **ret, DiagList *diags);
+Model *model_free(Model *m);
+static inline void model_freep(Model **m) {
+        model_free(*m);
+}
+
+/* Loads name (a unit name) and, transitively, everything it references. Returns 0, -EINVAL for an invalid name,
+ * -ENOMEM. *ret (optional) is the unit (borrowed). */
+int model_add(Model *m, const char *name, ModelUnit **ret);
+/* Adds the edges that need every unit loaded (mount-path expansion, targets' default ordering) and indexes the
+ * graph. Call once after the last model_add(). */
+int model_finish(Model *m);
+
+Graph *model_graph(const Model *m);
+/* The unit known by name (any of its names), or NULL. */
+ModelUnit *model_get(const Model *m, const char *name);
+/* The unit of a graph node, or NULL for a name that was referenced but never loaded. */
+ModelUnit *model_unit_of_node(const Model *m, uint32_t node);
+size_t model_unit_count(const Model *m);
+ModelUnit *model_unit(const Model *m, size_t i);
+unsigned model_version(const Model *m);
+/* The base model file used (NULL when none exists for this version or it is disabled). */
+const char *model_base_file(const Model *m);
+/* The names of every unit file the model can see (the tree's name map, then base units it lacks), sorted. */
+int model_list_names(const Model *m, char ***ret);

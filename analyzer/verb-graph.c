@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* bootrace graph: the dependency graph systemd N would build for some units (and everything they reference), every
+ * edge with its origin: file:line, .wants link, implicit/default rule and version, mount-path expansion, base
+ * model. */
+
+#include <sys/stat.h>
+
+#include "json.h"
+#include "model.h"
+#include "verbs.h"
+#include "version.h"
+
+static const char graph_help[] =
+        "Usage: bootrace graph [--root=DIR|--target=NAME|--systemd=N] [--format=text|json|dot] [--all]\n"
+        "                      [--offline] [--mounted=PATH...] [UNIT|PATH...]\n\n"
+        "Print the dependencies systemd would give the units: those written in their files and drop-ins, the\n"
+        ".wants/.requires links, and the implicit and default ones systemd adds by itself for that version,\n"
+        "each with its origin. Without --root no tree is read: units come from the PATHs given and from\n"
+        "bootrace's model of that systemd version's base units. Without UNIT, every unit of the tree.\n\n"
+        "  --all            print the edges of every loaded unit, not only of the units asked for\n"
+        "  --offline        model systemd-analyze verify (its manager defaults; no mount table)\n"
+        "  --mounted=PATH   PATH is a mount point (its mount unit exists without a unit file)\n"
+        "  --no-base        do not use the base model\n";
+
+enum {
+        ARG_ALL = ARG_VERB_BASE,
+        ARG_OFFLINE,
+        ARG_MOUNTED,
+        ARG_NO_BASE,
+};
+
+typedef struct GraphArgs {
+        bool all, offline, no_base;
+        char **mounted;
+} GraphArgs;
+
+static int graph_option(int c, const char *arg, void *userdata) {
+        GraphArgs *a = userdata;
+
+        switch (c) {
+        case ARG_ALL:
+                a->all = true;
+                return 0;
+        case ARG_OFFLINE:
+                a->offline = true;
+                return 0;
+        case ARG_NO_BASE:
+                a->no_base = true;
+                return 0;
+        case ARG_MOUNTED:
+                if (!path_is_absolute(arg)) {
+                        log_error("--mounted=%s: not an absolute path", arg);
+                        return -EINVAL;
+                }
+                return strv_push(&a->mounted, path_simplify_dup(arg)) < 0 ? -ENOMEM : 0;
+        default:
+                return -EINVAL;
+        }
+}
+
+/* "rule private-tmp-tmpfiles (exec, systemd 252) rules/dependencies.xml:57" and the like. */
+static char *origin_text(const Origin *o) {
+        char *s = NULL;
+        int r = -ENOMEM;
+
+        switch (o->kind) {
+        case ORIGIN_FILE:
+        case ORIGIN_DROPIN:
+                r = asprintf_safe(&s, "%s %s:%u%s", origin_kind_to_string(o->kind), strna(o->file), o->line,
+                                  o->base ? " (base model)" : "");
+                break;
+        case ORIGIN_LINK:
+                r = asprintf_safe(&s, "link %s%s", strna(o->file), o->base ? " (base model)" : "");
+                break;
+        case ORIGIN_RULE:
+                r = asprintf_safe(&s, "%s %s (systemd %u) %s:%u", strna(o->class), strna(o->rule), o->version,
+                                  strna(o->file), o->line);
+                break;
+        case ORIGIN_MOUNTS_FOR:
+                if (o->rule)
+                        r = asprintf_safe(&s, "mounts-for %s (%s)", strna(o->detail), o->rule);
+                else
+                        r = asprintf_safe(&s, "mounts-for %s (%s:%u)", strna(o->detail), strna(o->file), o->line);
+                break;
+        default:
+                r = asprintf_safe(&s, "%s", strna(origin_kind_to_string(o->kind)));
+        }
+        return r < 0 ? NULL : s;
+}
+
+static bool wanted(const Model *m, const ModelUnit *mu, bool all) {
+        return mu && (all || mu->target) && (mu->unit || !m);
+}
+
+static void print_text(const Model *m, bool all) {
+        Graph *g = model_graph(m);
+
+        for (size_t i = 0; i < graph_edge_count(g); i++) {
+                const GraphEdge *e = graph_edge(g, i);
+                const Origin *o = graph_origin(g, e->origin);
+                _cleanup_(freep) char *t = NULL;
+
+                if (!wanted(m, model_unit_of_node(m, e->from), all))
+                        continue;
+                t = origin_text(o);
+                printf("%s\t%s\t%s\t%s\t%s\n", graph_node_name(g, e->from), dep_type_to_string(e->type),
+                       graph_node_name(g, e->to), sd_origin_to_string(o->sd), strna(t));
+        }
+        for (size_t i = 0; i < model_unit_count(m); i++) {
+                const ModelUnit *mu = model_unit(m, i);
+                if (!wanted(m, mu, all))
+                        continue;
+                for (size_t k = 0; k < mu->n_mounts_for; k++) {
+                        const MountsFor *mf = &mu->mounts_for[k];
+                        _cleanup_(freep) char *t = origin_text(graph_origin(g, mf->origin));
+                        for (SdOrigin s = 0; s < _SD_ORIGIN_MAX; s++)
+                                if (mf->sd_mask & (1U << s))
+                                        printf("%s\t%s\t%s\t%s\t%s\n", mu->unit->id,
+                                               mf->wants ? "WantsMountsFor" : "RequiresMountsFor", mf->path,
+                                               sd_origin_to_string(s), strna(t));
+                }
+        }
+}
+
+static void json_origin(JsonWriter *w, const Origin *o) {
+        json_begin_object(w);
+        json_kv_string(w, "kind", origin_kind_to_string(o->kind));
+        json_kv_string(w, "systemd", sd_origin_to_string(o->sd));
+        json_kv_string(w, "file", o->file);
+        if (o->line > 0)
+                json_kv_uint(w, "line", o->line);
+        if (o->rule)
+                json_kv_string(w, "rule", o->rule);
+        if (o->class)
+                json_kv_string(w, "class", o->class);
+        if (o->kind == ORIGIN_MOUNTS_FOR)
+                json_kv_string(w, "path", o->detail);
+        else if (o->kind == ORIGIN_RULE)
+                json_kv_string(w, "source", o->detail);
+        else if (o->detail)
+                json_kv_string(w, "key", o->detail);
+        if (o->version > 0)
+                json_kv_uint(w, "version", o->version);
+        json_kv_bool(w, "base", o->base);
+        json_end_object(w);
+}
+
+static void print_json(const Model *m, const Context *ctx, VersionSource vsrc, bool all) {
+        Graph *g = model_graph(m);
+        JsonWriter w;
+
+        json_init(&w, stdout, false);
+        json_begin_object(&w);
+        json_kv_string(&w, "tool", "bootrace");
+        json_kv_string(&w, "version", PACKAGE_VERSION);
+        json_kv_uint(&w, "systemd", model_version(m));
+        json_kv_string(&w, "systemd_from", version_source_to_string(vsrc));
+        json_kv_string(&w, "target", ctx->target);
+        json_kv_string(&w, "root", ctx->root);
+        json_kv_string(&w, "base_model", model_base_file(m));
+        json_key(&w, "units");
+        json_begin_array(&w);
+        for (size_t i = 0; i < model_unit_count(m); i++) {
+                const ModelUnit *mu = model_unit(m, i);
+                if (!wanted(m, mu, all))
+                        continue;
+                json_begin_object(&w);
+                json_kv_string(&w, "id", mu->unit->id);
+                json_kv_string(&w, "load_state", load_state_to_string(mu->unit->load_state));
+                json_kv_string(&w, "fragment", mu->unit->fragment_path);
+                json_kv_bool(&w, "base", mu->base);
+                json_kv_bool(&w, "default_dependencies", mu->default_deps);
+                json_key(&w, "mounts_for");
+                json_begin_array(&w);
+                for (size_t k = 0; k < mu->n_mounts_for; k++) {
+                        json_begin_object(&w);
+                        json_kv_string(&w, "path", mu->mounts_for[k].path);
+                        json_kv_string(&w, "mode", mu->mounts_for[k].wants ? "wants" : "requires");
+                        json_key(&w, "origin");
+                        json_origin(&w, graph_origin(g, mu->mounts_for[k].origin));
+                        json_end_object(&w);
+                }
+                json_end_array(&w);
+                json_end_object(&w);
+        }
+        json_end_array(&w);
+        json_key(&w, "edges");
+        json_begin_array(&w);
+        for (size_t i = 0; i < graph_edge_count(g); i++) {
+                const GraphEdge *e = graph_edge(g, i);
+                if (!wanted(m, model_unit_of_node(m, e->from), all))
+                        continue;
+                json_begin_object(&w);
+                json_kv_string(&w, "from", graph_node_name(g, e->from));
+                json_kv_string(&w, "type", dep_type_to_string(e->type));
+                json_kv_string(&w, "to", graph_node_name(g, e->to));
+                json_key(&w, "origin");
+                json_origin(&w, graph_origin(g, e->origin));
+                json_end_object(&w);
+        }
+        json_end_array(&w);
+        json_end_object(&w);
+        json_finish(&w);
+}
+
+static void print_dot(const Model *m, bool all) {
+        static const char * const colour[_DEP_TYPE_MAX] = {
+                [DEP_REQUIRES] = "black",     [DEP_REQUISITE] = "darkblue", [DEP_WANTS] = "grey66",
+                [DEP_BINDS_TO] = "darkgreen", [DEP_PART_OF] = "gold3",      [DEP_UPHOLDS] = "purple",
+                [DEP_CONFLICTS] = "red",      [DEP_BEFORE] = "green",       [DEP_AFTER] = "green",
+                [DEP_ON_FAILURE] = "orange",  [DEP_ON_SUCCESS] = "orange",  [DEP_TRIGGERS] = "blue",
+        };
+        Graph *g = model_graph(m);
+
+        printf("digraph bootrace {\n\trankdir=LR;\n");
+        for (size_t i = 0; i < graph_edge_count(g); i++) {
+                const GraphEdge *e = graph_edge(g, i);
+                const Origin *o = graph_origin(g, e->origin);
+                /* an edge "a After b" is drawn b -> a: arrows point the way the boot goes */
+                bool rev = e->type == DEP_AFTER;
+
+                if (!wanted(m, model_unit_of_node(m, e->from), all))
+                        continue;
+                printf("\t\"%s\" -> \"%s\" [color=\"%s\", label=\"%s\"%s];\n",
+                       graph_node_name(g, rev ? e->to : e->from), graph_node_name(g, rev ? e->from : e->to),
+                       colour[e->type] ?: "black", dep_type_to_string(e->type),
+                       o->kind == ORIGIN_RULE || o->kind == ORIGIN_MOUNTS_FOR ? ", style=dashed" : "");
+        }
+        printf("}\n");
+}
+
+/* A PATH argument: its directory is searched first, its file name is the unit. */
+static int path_arg(const char *arg, char **ret_name, char ***dirs) {
+        _cleanup_(freep) char *abs = NULL, *dir = NULL;
+        const char *base;
+        struct stat st;
+
+        if (stat(arg, &st) < 0) {
+                log_error("%s: %s", arg, strerror(errno));
+                return -errno;
+        }
+        if (arg[0] == '/')
+                abs = strdup(arg);
+        else {
+                _cleanup_(freep) char *cwd = getcwd(NULL, 0);
+                if (!cwd)
+                        return -errno;
+                abs = path_join(cwd, arg);
+        }
+        if (!abs)
+                return -ENOMEM;
+        base = path_basename(abs);
+        if (!unit_name_is_valid(base, UNIT_NAME_ANY)) {
+                log_error("%s: \"%s\" is not a valid unit file name", arg, base);
+                return -EINVAL;
+        }
+        dir = strndup_safe(abs, base - abs > 1 ? (size_t) (base - abs - 1) : 1);
+        *ret_name = strdup(base);
+        if (!dir || !*ret_name || strv_extend_unique(dirs, dir) < 0)
+                return -ENOMEM;
+        return 0;
+}
+
+int verb_graph(int argc, char *argv[], Context *ctx) {
+        static const OutputFormat formats[] = { FORMAT_TEXT, FORMAT_JSON, FORMAT_DOT, _FORMAT_INVALID };
+        static const struct option options[] = {
+                { "all", no_argument, NULL, ARG_ALL },
+                { "offline", no_argument, NULL, ARG_OFFLINE },
+                { "mounted", required_argument, NULL, ARG_MOUNTED },
+                { "no-base", no_argument, NULL, ARG_NO_BASE },
+                {},
+        };
+        _cleanup_(root_freep) Root *root = NULL;
+        _cleanup_(rules_freep) Rules *rules = NULL;
+        _cleanup_(model_freep) Model *model = NULL;
+        _cleanup_(strv_freep) char **extra = NULL, **names = NULL;
+        _cleanup_(diag_list_done) DiagList diags = {};
+        _cleanup_(freep) char *distro = NULL;
+        GraphArgs a = {};
+        VersionSource vsrc;
+        unsigned version;
+        int r, optind_, ret = EXIT_ERROR;
+
+        r = cli_parse(argc, argv, ctx, options, NULL, graph_option, &a, graph_help, &optind_);
+        if (r != 0) {
+                strv_free(a.mounted);
+                return r > 0 ? EXIT_CLEAN : EXIT_ERROR;
+        }
+        if (cli_check_format(ctx, "graph", formats) < 0)
+                goto finish;
+        if (ctx->root) {
+                r = root_open(ctx->root, &root);
+                if (r < 0) {
+                        log_error("--root=%s: %s", ctx->root, strerror(-r));
+                        goto finish;
+                }
+        }
+        r = context_resolve_version(ctx, root, &version, &vsrc);
+        if (r < 0)
+                goto finish;
+        r = rules_load(NULL, &rules, &diags);
+        if (r < 0) {
+                diag_list_print(&diags, stderr, DIAG_ERROR);
+                log_error("cannot read the rules in %s", rules_default_dir());
+                goto finish;
+        }
+        if (ctx->target) {
+                const char *canonical = NULL;
+                if (rules_target_version(rules, ctx->target, NULL, &canonical) >= 0 && canonical)
+                        distro = strndup_safe(canonical, strcspn(canonical, "-"));
+        }
+        for (int i = optind_; i < argc; i++) {
+                char *name = NULL;
+                if (strchr(argv[i], '/')) {
+                        r = path_arg(argv[i], &name, &extra);
+                        if (r < 0)
+                                goto finish;
+                } else if (!unit_name_is_valid(argv[i], UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE)) {
+                        log_error("\"%s\" is not a valid unit name (NAME.service, NAME@INSTANCE.service, ...)",
+                                  argv[i]);
+                        goto finish;
+                } else
+                        name = strdup(argv[i]);
+                if (!name || strv_push(&names, name) < 0)
+                        goto finish;
+        }
+
+        r = model_new(&(ModelOptions) {
+                              .root = root,
+                              .extra_dirs = extra,
+                              .systemd = version,
+                              .distro = distro,
+                              .offline = a.offline,
+                              .no_base = a.no_base,
+                              .mounted = a.mounted,
+                      },
+                      rules, &model, &diags);
+        if (r < 0) {
+                diag_list_print(&diags, stderr, DIAG_WARNING);
+                log_error("cannot set up the model: %s", strerror(-r));
+                goto finish;
+        }
+        if (!names) {
+                /* every unit of the tree (no templates: they are not units) */
+                _cleanup_(strv_freep) char **all = NULL;
+                r = model_list_names(model, &all);
+                if (r < 0)
+                        goto finish;
+                STRV_FOREACH(n, all)
+                        if (!unit_name_is_valid(*n, UNIT_NAME_TEMPLATE) && strv_extend(&names, *n) < 0)
+                                goto finish;
+        }
+        STRV_FOREACH(n, names) {
+                r = model_add(model, *n, NULL);
+                if (r < 0) {
+                        log_error("%s: cannot load: %s", *n, strerror(-r));
+                        goto finish;
+                }
+        }
+        r = model_finish(model);
+        if (r < 0) {
+                log_error("cannot build the graph: %s", strerror(-r));
+                goto finish;
+        }
+        if (ctx->format == FORMAT_JSON)
+                print_json(model, ctx, vsrc, a.all);
+        else if (ctx->format == FORMAT_DOT)
+                print_dot(model, a.all);
+        else
+                print_text(model, a.all);
+        fflush(stdout);
+        if (!ctx->quiet)
+                diag_list_print(&diags, stderr, DIAG_WARNING);
+        ret = EXIT_CLEAN;
+finish:
+        strv_free(a.mounted);
+        return ret;
+}

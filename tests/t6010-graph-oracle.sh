@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# bootrace's dependency model against real systemd: for every unit file of the lab trees (bullseye 247, bookworm
+# 252, trixie 257), the dependencies `SYSTEMD_LOG_LEVEL=debug systemd-analyze verify --man=no` dumps inside the
+# tree must be exactly those `bootrace graph --offline` gives: the ones written in the files and links, and the
+# implicit, default, slice and mount-path ones systemd adds by itself. Prints the agreement per version and origin
+# class, and every disagreement.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/oracle-lib.sh"
+. "$(dirname "$0")/graph-oracle-lib.sh"
+lab_require bullseye bookworm trixie
+
+# the unit files lab-oracle.sh -a verifies: regular files in the vendor dir and /etc, no templates
+tree_units() {
+        local t=$LAB_SRV/$1 f n
+        for f in "$t"/lib/systemd/system/* "$t"/usr/lib/systemd/system/* "$t"/etc/systemd/system/*; do
+                n=${f##*/}
+                case $n in *@.*|*.d|*.wants|*.requires|*.upholds) continue ;; esac
+                [ -f "$f" ] && [ ! -L "$f" ] && echo "$n"
+        done | awk '!seen[$0]++'
+}
+
+oracle_suite() {
+        local suite=$1 ver w=$TMP/$1
+        mkdir -p "$w"
+        ver=$(oracle_version "$suite")
+        tree_units "$suite" > "$w/units"
+        [ -s "$w/units" ] || { echo "no unit files in $suite"; return 1; }
+        # shellcheck disable=SC2046
+        "$LAB/lab-oracle.sh" -q "$suite" $(cat "$w/units") > "$w/dump" || true
+        grep -q '^	-> Unit ' "$w/dump" || { echo "verify dumped nothing"; return 1; }
+        graph_oracle_dump2tsv < "$w/dump" > "$w/sd.tsv"
+        # shellcheck disable=SC2046
+        bootrace graph --offline --systemd="$ver" --root="$LAB_SRV/$suite" $(cat "$w/units") \
+                > "$w/br.out" 2> "$w/br.err" || { cat "$w/br.err"; return 1; }
+        graph_oracle_br2tsv < "$w/br.out" > "$w/br.tsv"
+        graph_oracle_compare "$w/sd.tsv" "$w/br.tsv" > "$w/cmp" || { echo "comparison failed"; return 1; }
+        grep -q '^agree' "$w/cmp" || { echo "nothing compared"; return 1; }
+        echo "# $suite (systemd $ver), $(wc -l < "$w/units") unit files: edges agreeing / total, by origin class"
+        awk -F'\t' '$1 == "agree" { printf "#   %-14s %5d / %d\n", $2, $3, $4 }' "$w/cmp"
+        if grep -q '^only-' "$w/cmp"; then
+                echo "# disagreements (only-systemd: systemd has it, bootrace does not):"
+                grep '^only-' "$w/cmp" | sed 's/^/#   /'
+                return 1
+        fi
+}
+
+for suite in bullseye bookworm trixie; do
+        test_expect "$suite ($(oracle_version "$suite")): every dependency of every unit file agrees with systemd" \
+                oracle_suite "$suite"
+        # the summary is wanted in the log even when the test passes
+        sed -n '/^# /p' "$TMP/.out" 2> /dev/null || true
+done
