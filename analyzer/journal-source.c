@@ -403,8 +403,10 @@ static int add_matches(sd_journal *j, const JournalScanMatches *m) {
                         return r;
         } else {
                 /* PID 1 writes nearly every record bootrace uses, also the text ones without a MESSAGE_ID
-                 * (old releases, cycles); of the structured records only these come from elsewhere. Every
-                 * further term costs each step of sd_journal_next(), so the list is kept short. */
+                 * (old releases, cycles); of the structured records only these come from elsewhere. A unit's
+                 * own output and its helpers' records (the forked child, systemd-executor: UNIT=U) run in its
+                 * cgroup, so _SYSTEMD_UNIT= finds both and a UNIT= term would add nothing. Every term costs
+                 * each step of sd_journal_next(), so the list is kept short. */
                 for (const char * const *id = journal_event_message_ids_not_pid1; *id; id++)
                         if ((r = add_match_str(j, "MESSAGE_ID", *id)) < 0)
                                 return r;
@@ -416,11 +418,6 @@ static int add_matches(sd_journal *j, const JournalScanMatches *m) {
                 if (m->units[0]) {
                         STRV_FOREACH(u, m->units)
                                 if ((r = add_match_str(j, "_SYSTEMD_UNIT", *u)) < 0)
-                                        return r;
-                        if ((r = sd_journal_add_disjunction(j)) < 0)
-                                return r;
-                        STRV_FOREACH(u, m->units)
-                                if ((r = add_match_str(j, "UNIT", *u)) < 0)
                                         return r;
                         if ((r = sd_journal_add_disjunction(j)) < 0)
                                 return r;

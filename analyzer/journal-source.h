@@ -58,8 +58,8 @@ int journal_source_list_boots(JournalSource *s);
 
 typedef struct JournalScanMatches {
         /* NULL: every record a journal transport carries except plain kernel messages. Otherwise the manager's
-         * records (known MESSAGE_IDs, _PID=1, kmsg copies of PID 1, journald) plus, for these units, their
-         * own output (_SYSTEMD_UNIT=) and helper records (UNIT=). */
+         * records (_PID=1, kmsg copies of PID 1, journald, the MESSAGE_IDs others log) plus, for these units,
+         * what runs in their cgroup (_SYSTEMD_UNIT=): their own output and their helpers' records. */
         char **units;
 } JournalScanMatches;
 
