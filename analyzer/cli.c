@@ -97,6 +97,19 @@ int cli_parse(int argc, char *argv[], Context *ctx, const struct option *extra, 
         if (!shortopts)
                 return -ENOMEM;
 
+        if (ctx->list_options) {
+                for (size_t i = 0; i < n; i++) {
+                        if (opts[i].has_arg != required_argument)
+                                printf("--%s\n", opts[i].name);
+                        if (opts[i].has_arg != no_argument)
+                                printf("--%s=\n", opts[i].name);
+                }
+                for (const char *s = shortopts; *s; s++)
+                        if (*s != ':')
+                                printf("-%c%s\n", *s, s[1] == ':' ? "=" : "");
+                return 1;
+        }
+
         optind = 0; /* full reset: argv may be parsed more than once */
         opterr = 0;
         while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) >= 0) {

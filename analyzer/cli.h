@@ -31,6 +31,7 @@ typedef struct Context {
         Severity fail_on;
         bool color;
         bool quiet;
+        bool list_options; /* cli_parse() lists the options instead of parsing them (bootrace __complete) */
 } Context;
 
 void context_init(Context *c);
@@ -48,7 +49,9 @@ typedef int (*VerbOptionHandler)(int c, const char *arg, void *userdata);
 
 /* Parses argv (argv[0] is the verb name) with the global options plus extra/extra_short. On return *ret_optind
  * indexes the first positional argument. Returns 0, 1 when --help was printed (caller exits 0), or -EINVAL after
- * printing a usage error. help is printed for --help. */
+ * printing a usage error. help is printed for --help. With ctx->list_options set it parses nothing, prints
+ * every option it would accept, one per line ("--root=", "--quiet", "-q", "-D="; "=" when it takes an
+ * argument), and returns 1 like --help. */
 int cli_parse(int argc, char *argv[], Context *ctx, const struct option *extra, const char *extra_short,
               VerbOptionHandler handler, void *userdata, const char *help, int *ret_optind);
 

@@ -24,6 +24,7 @@ static void help(void) {
 }
 
 int main(int argc, char *argv[]) {
+        static const Verb complete = { "__complete", verb_complete, NULL, NULL };
         _cleanup_(freep) char **args = NULL;
         Context ctx;
         const Verb *verb = NULL;
@@ -49,6 +50,8 @@ int main(int argc, char *argv[]) {
         for (size_t k = 0; k < verb_table_size; k++)
                 if (streq(verb_table[k].name, argv[i]))
                         verb = &verb_table[k];
+        if (streq(argv[i], complete.name))
+                verb = &complete;
         if (!verb) {
                 log_error("unknown verb '%s'; try 'bootrace --help'", argv[i]);
                 return EXIT_ERROR;

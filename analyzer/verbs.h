@@ -20,6 +20,8 @@ int verb_graph(int argc, char *argv[], Context *ctx);
 int verb_explain(int argc, char *argv[], Context *ctx);
 int verb_stats(int argc, char *argv[], Context *ctx);
 int verb_chain(int argc, char *argv[], Context *ctx);
+/* The shell completion's helper "bootrace __complete": dispatched by main.c, not in the table nor --help. */
+int verb_complete(int argc, char *argv[], Context *ctx);
 
 extern const Verb verb_table[];
 extern const size_t verb_table_size;
