@@ -82,12 +82,6 @@ struct Rules {
         struct RulesVersioned *features, *perpetual, *manager_defaults;
         size_t n_features, n_perpetual, n_manager_defaults;
 
-        /* dependencies.xml */
-        DepRule **dep_rules;      /* <set> rules first, then the others, each group in file order */
-        size_t n_dep_rules, allocated_dep_rules;
-        struct RulesVersioned *features, *perpetual, *manager_defaults;
-        size_t n_features, n_perpetual, n_manager_defaults;
-
         /* checks.xml */
         CheckEntry *checks;
         size_t n_checks, allocated_checks;
@@ -96,20 +90,8 @@ struct Rules {
         struct BaseModel **bases;
         size_t n_bases;
 
-        /* base-NNN.xml */
-        struct BaseModel **bases;
-        size_t n_bases;
-
         /* add the parsed data of new rules file kinds here */
 };
-
-/* A named fact that holds for a range of versions (features, perpetual units, manager defaults). */
-typedef struct RulesVersioned {
-        char *name;
-        char *value, *offline_value; /* manager defaults only */
-        unsigned since, until;
-        bool no_default_deps;        /* perpetual units only */
-} RulesVersioned;
 
 /* A named fact that holds for a range of versions (features, perpetual units, manager defaults). */
 typedef struct RulesVersioned {
@@ -128,12 +110,6 @@ void rules_checks_done(Rules *r);
 int rules_parse_unit_keys(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
 int rules_unit_keys_finish(Rules *r, DiagList *diags);
 void rules_unit_keys_done(Rules *r);
-
-int rules_parse_dependencies(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
-void rules_dependencies_done(Rules *r);
-
-int rules_parse_base(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
-void rules_base_done(Rules *r);
 
 int rules_parse_dependencies(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
 void rules_dependencies_done(Rules *r);

@@ -5,7 +5,6 @@
  * rules/schema/, errors reported with file:line). A new systemd release should be a data change only. */
 
 #include "dep-type.h"
-#include "dep-type.h"
 #include "diag.h"
 #include "finding.h"
 #include "unit-name.h"
@@ -118,115 +117,6 @@ const CheckInfo *rules_check_get(const Rules *r, size_t i);
 const char *rules_type_section(UnitType t);
 /* Is section valid for unit type t ("Unit", "Install", the type section)? */
 bool rules_section_is_valid(UnitType t, const char *section);
-
-/* ---- dependency rules (rules/dependencies.xml): implicit and default dependencies per systemd version */
-
-typedef enum DepCondKind {
-        DEP_COND_SETTING, /* an effective setting of the unit (after <set> rules) */
-        DEP_COND_VAR,     /* a value the model computes: id, stem, prefix, instance, where, what, ... */
-        DEP_COND_DISTRO,  /* the target's distribution ("debian", "ubuntu", "rhel") */
-        DEP_COND_ANY,     /* at least one of the nested conditions */
-        _DEP_COND_KIND_MAX,
-        _DEP_COND_KIND_INVALID = -EINVAL,
-} DepCondKind;
-
-typedef struct DepCond {
-        DepCondKind kind;
-        bool negate;         /* <unless> */
-        char *section;       /* for settings: NULL = the unit type's own section */
-        char *name;          /* setting key, variable or distro */
-        char **patterns;     /* fnmatch() patterns; "@true"/"@false" match systemd's booleans; "*" = non-empty */
-        char *dflt;          /* value when unset ("@Name" = a manager default); NULL: unset matches nothing */
-        bool word;           /* match any comma-separated word of the value (mount options) */
-        unsigned since, until; /* the condition only exists in these versions (elsewhere it is left out) */
-        struct DepCond *any; /* DEP_COND_ANY */
-        size_t n_any;
-} DepCond;
-
-typedef enum DepActionKind {
-        DEP_ACTION_ADD,        /* add dependencies of the types in deps on unit */
-        DEP_ACTION_MOUNTS_FOR, /* a RequiresMountsFor=/WantsMountsFor= entry for path */
-        DEP_ACTION_SET,        /* normalisation: give setting the value (DynamicUser= -> PrivateTmp=) */
-        DEP_ACTION_AFTER_PULLED, /* targets: After= on what they pull in (deps), when both have default deps */
-        _DEP_ACTION_KIND_MAX,
-        _DEP_ACTION_KIND_INVALID = -EINVAL,
-} DepActionKind;
-
-typedef struct DepAction {
-        DepActionKind kind;
-        unsigned deps;       /* DEP_MASK() bits (add, after-pulled) */
-        char *unit;          /* template: "{stem}.service", "systemd-journald@{LogNamespace}.socket" */
-        char *path;          /* template for mounts-for */
-        bool wants;          /* mounts-for: WantsMountsFor= instead of RequiresMountsFor= */
-        char *each;          /* iterate over the words of this setting; {word} in the templates */
-        char *setting;       /* set: the key (type section) */
-        char *value;         /* set: its new value */
-        unsigned line;
-} DepAction;
-
-typedef struct DepRule {
-        char *id;            /* stable name, shown as the origin of the edges it adds */
-        char *class;         /* bootrace's origin class: implicit, default, slice, path, ... */
-        SdOrigin origin;     /* how systemd labels the edges */
-        unsigned unit_types; /* 1 << UnitType */
-        unsigned since, until;
-        char *source;        /* upstream commit or document the rule comes from */
-        DepCond *conds;
-        size_t n_conds;
-        DepAction *actions;
-        size_t n_actions;
-        const char *file;
-        unsigned line;
-} DepRule;
-
-/* The rules in file order: first every rule with a <set> action (normalisations), then the others. */
-size_t rules_dep_count(const Rules *r);
-const DepRule *rules_dep_get(const Rules *r, size_t i);
-/* Does the rule hold for systemd v and unit type t? */
-bool dep_rule_applies(const DepRule *d, UnitType t, unsigned v);
-/* Is the condition part of the rule at systemd v? */
-bool dep_cond_applies(const DepCond *c, unsigned v);
-/* Version-dependent behaviours of the model's own machinery (<feature name= since= until=>). */
-bool rules_feature(const Rules *r, const char *name, unsigned v);
-/* A manager default ("DefaultStandardOutput"): the value PID 1 uses at boot, or with offline the value that
- * systemd-analyze verify uses. NULL when unknown. */
-const char *rules_manager_default(const Rules *r, const char *name, unsigned v, bool offline);
-/* Units that exist without a unit file (-.mount, -.slice, init.scope) in v: is name one of them? With
- * ret_no_default_deps (optional): whether the manager turns its default dependencies off. */
-bool rules_unit_is_perpetual(const Rules *r, const char *name, unsigned v, bool *ret_no_default_deps);
-
-/* ---- base models (rules/base-NNN.xml): the units systemd NNN ships for early boot, as unit-file text */
-
-typedef struct BaseUnit {
-        const char *name;
-        const char *text;  /* the unit file */
-        size_t size;
-        const char *path;  /* where the distribution installs it (for messages), may be NULL */
-        const char *file;  /* the rules file */
-        unsigned line;     /* line of the file where text's first line is */
-} BaseUnit;
-
-typedef struct BaseLink {
-        DepType type;      /* Wants, Requires or Upholds: a NAME.wants/ (...) symlink */
-        const char *unit;
-        const char *name;
-        unsigned line;
-} BaseLink;
-
-typedef struct BaseModel BaseModel;
-
-/* The base model for systemd v: the newest one not newer than v, else the oldest. NULL when there are none. */
-const BaseModel *rules_base_model(const Rules *r, unsigned v);
-unsigned base_model_version(const BaseModel *b);
-const char *base_model_file(const BaseModel *b);
-const char *base_model_source(const BaseModel *b);
-const BaseUnit *base_model_unit(const BaseModel *b, const char *name);
-size_t base_model_unit_count(const BaseModel *b);
-const BaseUnit *base_model_unit_get(const BaseModel *b, size_t i);
-/* The links of unit (pointers into the model; *ret_n of them). */
-size_t base_model_links(const BaseModel *b, const char *unit, const BaseLink **ret);
-/* The unit an alias name stands for, or NULL. */
-const char *base_model_alias(const BaseModel *b, const char *name);
 
 /* ---- dependency rules (rules/dependencies.xml): implicit and default dependencies per systemd version */
 
