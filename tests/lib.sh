@@ -20,6 +20,7 @@ FIXTURES=$top_srcdir/fixtures
 _test_n=0
 _test_failed=0
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/bootrace-test.XXXXXX")
+export TMP
 _test_exit() {
         local rc=$?
         rm -rf "$TMP"
