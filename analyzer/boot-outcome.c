@@ -244,11 +244,16 @@ static int track_unit_event(UnitBoot *ub, Track *t, const JournalEvent *e) {
                 return 0;
         }
 
-        if (e->type == JOURNAL_EVENT_JOB_START) {
+        if (e->type == JOURNAL_EVENT_JOB_START || e->type == JOURNAL_EVENT_JOB_DONE) {
                 if (e->job_type && !streq(e->job_type, "start"))
                         return 0;
-                t->stopping = false;
-                if (ub->start_usec == 0)
+                if (t->stopping) {
+                        /* started again after a stop (a restart, or the real root after the initrd): the new
+                         * activation is the one to time against */
+                        t->stopping = false;
+                        ub->start_usec = ub->active_usec = 0;
+                }
+                if (e->type == JOURNAL_EVENT_JOB_START && ub->start_usec == 0)
                         ub->start_usec = e->usec;
         }
         if (t->stopping)

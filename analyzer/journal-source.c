@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "journal-source.h"
+#include "root.h"
 
 static inline void sd_journal_closep_(sd_journal **j) {
         if (*j)
@@ -124,35 +125,74 @@ static int list_dir(const char *dir, char ***files) {
         return r;
 }
 
-/* --root: DIR/var/log/journal/MACHINE/ and DIR/run/log/journal/MACHINE/ (and files right in them). */
-static int list_root(const char *root, char ***files) {
-        static const char * const subdirs[] = { "var/log/journal", "run/log/journal" };
-        int r;
+/* One candidate file of --root, resolved inside the root: its host path, which stays inside. A symlink out of
+ * the root or in a loop is an error in diags (counted like an unreadable file), never followed. */
+static int add_root_file(JournalSource *s, DiagList *diags, const Root *r, const char *path, char ***files) {
+        _cleanup_(freep) char *resolved = NULL, *host = NULL;
+        int k;
 
+        k = root_chase(r, path, 0, &resolved, NULL);
+        if (k == -ENOMEM)
+                return k;
+        if (k < 0) {
+                _cleanup_(freep) char *disp = root_display_path(r, path);
+                s->n_files++;
+                s->n_files_bad++;
+                note_file(s, diags, DIAG_ERROR, disp ?: path, k, "cannot be resolved inside the root: %s",
+                          strerror(-k));
+                return 0;
+        }
+        host = root_display_path(r, resolved);
+        if (!host)
+                return -ENOMEM;
+        return strv_push(files, TAKE_PTR(host));
+}
+
+/* --root: DIR/var/log/journal/MACHINE/ and DIR/run/log/journal/MACHINE/ (and files right in them), every
+ * path resolved inside DIR like a chroot: a symlink there never leads to the host's journals. */
+static int list_root(JournalSource *s, DiagList *diags, const char *root, char ***files) {
+        static const char * const subdirs[] = { "/var/log/journal", "/run/log/journal" };
+        _cleanup_(root_freep) Root *r = NULL;
+        int k;
+
+        if ((k = root_open(root, &r)) < 0)
+                return k;
         for (size_t i = 0; i < ELEMENTSOF(subdirs); i++) {
-                _cleanup_(freep) char *top = path_join(root, subdirs[i]);
-                struct dirent **de = NULL;
-                int n;
+                _cleanup_(freep) char *top = NULL;
+                _cleanup_(strv_freep) char **names = NULL;
 
-                if (!top)
-                        return -ENOMEM;
-                if ((r = list_dir(top, files)) < 0)
-                        return r;
-                n = scandir(top, &de, NULL, alphasort);
-                for (int k = 0; k < n; k++) {
-                        if (r >= 0 && de[k]->d_name[0] != '.') {
-                                _cleanup_(freep) char *sub = path_join(top, de[k]->d_name);
-                                struct stat st;
-                                if (!sub)
-                                        r = -ENOMEM;
-                                else if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-                                        r = list_dir(sub, files);
+                k = root_chase(r, subdirs[i], 0, &top, NULL);
+                if (k == -ENOMEM)
+                        return k;
+                if (k < 0 || root_list_dir(r, top, &names) < 0)
+                        continue; /* no journal there */
+                for (int pass = 0; pass < 2; pass++)
+                        STRV_FOREACH(n, names) {
+                                _cleanup_(freep) char *p = path_join(top, *n), *sub = NULL;
+                                _cleanup_(strv_freep) char **inner = NULL;
+
+                                if (!p)
+                                        return -ENOMEM;
+                                if (pass == 0) {
+                                        if (is_journal_file_name(*n) &&
+                                            (k = add_root_file(s, diags, r, p, files)) < 0)
+                                                return k;
+                                        continue;
+                                }
+                                /* then the machine directories */
+                                if ((*n)[0] == '.' || root_chase(r, p, 0, &sub, NULL) < 0 ||
+                                    root_entry_type(r, sub) != DT_DIR || root_list_dir(r, sub, &inner) < 0)
+                                        continue;
+                                STRV_FOREACH(f, inner) {
+                                        _cleanup_(freep) char *fp = NULL;
+                                        if (!is_journal_file_name(*f))
+                                                continue;
+                                        if (!(fp = path_join(sub, *f)))
+                                                return -ENOMEM;
+                                        if ((k = add_root_file(s, diags, r, fp, files)) < 0)
+                                                return k;
+                                }
                         }
-                        free(de[k]);
-                }
-                free(de);
-                if (r < 0)
-                        return r;
         }
         return 0;
 }
@@ -163,11 +203,19 @@ static int read_header(const char *path, uint8_t *ret_state, uint64_t *ret_entri
         _cleanup_(closep) int fd = -EBADF;
         uint8_t h[160];
         uint64_t header_size, n;
+        struct stat st;
         ssize_t l;
 
-        fd = open(path, O_RDONLY | O_CLOEXEC);
+        /* O_NONBLOCK: a FIFO named *.journal must not block the open; it is refused below */
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd < 0)
                 return -errno;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (S_ISDIR(st.st_mode))
+                return -EISDIR;
+        if (!S_ISREG(st.st_mode))
+                return -EBADFD;
         l = pread(fd, h, sizeof h, 0);
         if (l < 0)
                 return -errno;
@@ -215,7 +263,7 @@ static int check_files(JournalSource *s, DiagList *diags, char **files, char ***
                 if (r < 0) {
                         s->n_files_bad++;
                         note_file(s, diags, DIAG_ERROR, *f, r, "not a journal file, or its header is unreadable: %s",
-                                  strerror(-r));
+                                  r == -EBADFD ? "not a regular file (FIFO, device or socket)" : strerror(-r));
                         continue;
                 }
                 got = count_entries(*f);
@@ -258,7 +306,7 @@ int journal_source_open(const JournalSourceSpec *spec, DiagList *diags, JournalS
                         if ((r = check_path(spec->directory, true)) < 0 || (r = list_dir(spec->directory, &files)) < 0)
                                 return r;
                 } else if (spec->root) {
-                        if ((r = check_path(spec->root, true)) < 0 || (r = list_root(spec->root, &files)) < 0)
+                        if ((r = check_path(spec->root, true)) < 0 || (r = list_root(s, diags, spec->root, &files)) < 0)
                                 return r;
                 } else {
                         STRV_FOREACH(f, spec->files)

@@ -561,7 +561,7 @@ static int add_file_edges(Model *m, ModelUnit *mu) {
                 k = rules_key_lookup(m->rules, u->type, s->section, s->key, m->opts.systemd);
                 if (!k)
                         continue;
-                r = setting_words(u, s, k, m->opts.systemd, &words, m->diags);
+                r = setting_words(u, s, k, m->opts.systemd, &words, mu->base ? NULL : m->diags);
                 if (r < 0)
                         return r;
                 if (!words || !words[0])
@@ -695,6 +695,8 @@ static int apply_rules(Model *m, ModelUnit *mu, Deferred **deferred, size_t *n_d
 
 /* ---- loading */
 
+#define IN_SET_LOAD(s) ((s) == LOAD_NOT_FOUND || (s) == LOAD_LOADED)
+
 /* A unit of the base model as a Unit, with the root's drop-ins and links (from loaded, the root's not-found
  * unit) applied on top. */
 static int base_unit_new(Model *m, const BaseUnit *bu, Unit *loaded, Unit **ret) {
@@ -705,7 +707,7 @@ static int base_unit_new(Model *m, const BaseUnit *bu, Unit *loaded, Unit **ret)
         int r;
 
         r = unit_file_parse(bu->file, bu->text, bu->size, &(ParseOptions) { .systemd = m->opts.systemd }, &f,
-                            m->diags);
+                            NULL);
         if (r < 0)
                 return r;
         u = calloc(1, sizeof(Unit));
@@ -815,6 +817,7 @@ static int register_unit(Model *m, ModelUnit *mu) {
 }
 
 static int load_one(Model *m, const char *name, ModelUnit **ret) {
+        _cleanup_(diag_list_done) DiagList scratch = {};
         _cleanup_(unit_freep) Unit *u = NULL;
         ModelUnit *mu, *existing;
         const char *dd;
@@ -829,7 +832,8 @@ static int load_one(Model *m, const char *name, ModelUnit **ret) {
         r = loader_load(m->loader, name, &u, m->diags);
         if (r < 0)
                 return r;
-        if (m->base && u->load_state == LOAD_NOT_FOUND && !u->fragment_path) {
+        /* no file in the tree (slices, mounts and devices count as loaded without one): the base model's */
+        if (m->base && !u->fragment_path && IN_SET_LOAD(u->load_state)) {
                 const char *alias = base_model_alias(m->base, name);
                 const BaseUnit *bu = base_model_unit(m->base, alias ?: name);
                 _cleanup_(freep) char *template = NULL;
@@ -876,10 +880,11 @@ static int load_one(Model *m, const char *name, ModelUnit **ret) {
                         model_unit_free(mu);
                 return r;
         }
-        r = unit_settings_classify(mu->unit, m->rules, m->opts.systemd, &mu->st, m->diags);
+        /* the base model is our data: what systemd would warn about in it is no news to the user */
+        r = unit_settings_classify(mu->unit, m->rules, m->opts.systemd, &mu->st, mu->base ? &scratch : m->diags);
         if (r < 0)
                 return r;
-        if (unit_verify(mu->unit, mu->st, m->opts.systemd, m->diags) > 0)
+        if (unit_verify(mu->unit, mu->st, m->opts.systemd, mu->base ? &scratch : m->diags) > 0)
                 mu->unit->load_state = LOAD_BAD_SETTING;
         /* units of these types exist without a file only when the manager made them or the kernel has them */
         if (mu->unit->load_state == LOAD_LOADED && !mu->unit->fragment_path &&

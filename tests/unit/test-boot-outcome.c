@@ -118,6 +118,15 @@ static void test_classify(void) {
         ev(2, JOURNAL_EVENT_JOB_DONE, S, "var-lib.mount", NULL, 45);
         ev(2, JOURNAL_EVENT_JOB_DONE, S, "var.mount", NULL, 44);
         ev(2, JOURNAL_EVENT_EXEC_CONDITION, S, "ok.service", "exec-condition", 40);
+        /* the initrd starts and stops a unit, the real root starts it again */
+        ev(2, JOURNAL_EVENT_JOB_START, K, "twice.service", NULL, 1);
+        ev(2, JOURNAL_EVENT_JOB_DONE, K, "twice.service", NULL, 2);
+        ev(2, JOURNAL_EVENT_STOP, K, "twice.service", NULL, 3);
+        ev(2, JOURNAL_EVENT_JOB_DONE, K, "twice.target", NULL, 4);
+        ev(2, JOURNAL_EVENT_STOP, K, "twice.target", NULL, 5);
+        ev(2, JOURNAL_EVENT_JOB_START, K, "twice.service", NULL, 50);
+        ev(2, JOURNAL_EVENT_JOB_DONE, K, "twice.service", NULL, 60);
+        ev(2, JOURNAL_EVENT_JOB_DONE, K, "twice.target", NULL, 70);
 
         tap_ok(boot_analysis_finish(a, &o) == 0, "finish");
 
@@ -139,6 +148,10 @@ static void test_classify(void) {
         tap_ok(ub("chatty.service", 2)->output_seen, "but it is known to have run");
         expect("ok.service", 2, OUTCOME_SKIPPED, "exec-condition", "ExecCondition skip");
         expect("fail.service", 2, OUTCOME_UNKNOWN, NULL, "no record in a boot: unknown");
+        tap_ok(ub("twice.service", 2)->start_usec == 50 && ub("twice.service", 2)->active_usec == 60,
+               "started again after a stop: the later activation is timed");
+        tap_ok(ub("twice.target", 2)->active_usec == 70 && ub("twice.target", 2)->outcome == OUTCOME_SUCCEEDED,
+               "a target reached again after a stop: the later time");
         tap_ok(!ub("quiet.service", 0) || ub("quiet.service", 0)->outcome == OUTCOME_UNKNOWN,
                "a unit first seen in a later boot is unknown in the earlier ones");
 
