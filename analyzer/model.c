@@ -465,7 +465,7 @@ static int rule_origin(Model *m, size_t i, uint32_t *ret) {
                                      &(Origin) {
                                              .kind = ORIGIN_RULE,
                                              .sd = d->origin,
-                                             .file = d->file,
+                                             .file = path_basename(d->file), /* no install paths in output */
                                              .line = d->line,
                                              .rule = d->id,
                                              .class = d->class,
@@ -715,14 +715,14 @@ static int base_unit_new(Model *m, const BaseUnit *bu, Unit *loaded, Unit **ret)
                 return -ENOMEM;
         u->id = strdup(loaded->id);
         u->requested = strdup(loaded->requested);
-        u->fragment_path = strdup(bu->file);
+        u->fragment_path = strdup(path_basename(bu->file));
         u->names = strv_copy(loaded->names);
         u->sources = calloc(loaded->n_sources + 1, sizeof(Source));
         if (!u->id || !u->requested || !u->fragment_path || !u->names || !u->sources)
                 return -ENOMEM;
         u->type = loaded->type;
         u->load_state = LOAD_LOADED;
-        u->sources[0] = (Source) { .path = strdup(bu->file) };
+        u->sources[0] = (Source) { .path = strdup(path_basename(bu->file)) };
         u->n_sources = 1;
         if (!u->sources[0].path)
                 return -ENOMEM;
@@ -763,7 +763,7 @@ static int base_unit_new(Model *m, const BaseUnit *bu, Unit *loaded, Unit **ret)
                 u->links = nl;
                 for (size_t i = 0; i < n_links; i++) {
                         _cleanup_(freep) char *path = NULL;
-                        if (asprintf_safe(&path, "%s:%u", bu->file, links[i].line) < 0)
+                        if (asprintf_safe(&path, "%s:%u", path_basename(bu->file), links[i].line) < 0)
                                 return -ENOMEM;
                         u->links[u->n_links++] = (DirLink) {
                                 .kind = links[i].type == DEP_REQUIRES ? LINK_REQUIRES
@@ -873,7 +873,8 @@ static int load_one(Model *m, const char *name, ModelUnit **ret) {
         if (!mu)
                 return -ENOMEM;
         mu->unit = TAKE_PTR(u);
-        mu->base = mu->unit->fragment_path && m->base && streq(mu->unit->fragment_path, base_model_file(m->base));
+        mu->base = mu->unit->fragment_path && m->base &&
+                   streq(mu->unit->fragment_path, path_basename(base_model_file(m->base)));
         r = register_unit(m, mu);
         if (r < 0) {
                 if (m->n_units == 0 || m->units[m->n_units - 1] != mu)
@@ -898,7 +899,8 @@ static int load_one(Model *m, const char *name, ModelUnit **ret) {
                      strv_extend(&mu->set_values, "no") < 0))
                         return -ENOMEM;
         }
-        mu->loaded = mu->unit->load_state == LOAD_LOADED;
+        /* a template is no unit: systemd never loads one */
+        mu->loaded = mu->unit->load_state == LOAD_LOADED && !unit_name_is_valid(mu->unit->id, UNIT_NAME_TEMPLATE);
         dd = setting_value(m, mu, "Unit", "DefaultDependencies", &f);
         mu->default_deps = !dd || parse_boolean(dd) != 0;
         if (mu->loaded) {

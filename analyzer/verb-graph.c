@@ -5,6 +5,7 @@
 
 #include <sys/stat.h>
 
+#include "graph-report.h"
 #include "json.h"
 #include "model.h"
 #include "verbs.h"
@@ -58,36 +59,6 @@ static int graph_option(int c, const char *arg, void *userdata) {
         }
 }
 
-/* "rule private-tmp-tmpfiles (exec, systemd 252) rules/dependencies.xml:57" and the like. */
-static char *origin_text(const Origin *o) {
-        char *s = NULL;
-        int r = -ENOMEM;
-
-        switch (o->kind) {
-        case ORIGIN_FILE:
-        case ORIGIN_DROPIN:
-                r = asprintf_safe(&s, "%s %s:%u%s", origin_kind_to_string(o->kind), strna(o->file), o->line,
-                                  o->base ? " (base model)" : "");
-                break;
-        case ORIGIN_LINK:
-                r = asprintf_safe(&s, "link %s%s", strna(o->file), o->base ? " (base model)" : "");
-                break;
-        case ORIGIN_RULE:
-                r = asprintf_safe(&s, "%s %s (systemd %u) %s:%u", strna(o->class), strna(o->rule), o->version,
-                                  strna(o->file), o->line);
-                break;
-        case ORIGIN_MOUNTS_FOR:
-                if (o->rule)
-                        r = asprintf_safe(&s, "mounts-for %s (%s)", strna(o->detail), o->rule);
-                else
-                        r = asprintf_safe(&s, "mounts-for %s (%s:%u)", strna(o->detail), strna(o->file), o->line);
-                break;
-        default:
-                r = asprintf_safe(&s, "%s", strna(origin_kind_to_string(o->kind)));
-        }
-        return r < 0 ? NULL : s;
-}
-
 static bool wanted(const Model *m, const ModelUnit *mu, bool all) {
         return mu && (all || mu->target) && (mu->unit || !m);
 }
@@ -102,7 +73,7 @@ static void print_text(const Model *m, bool all) {
 
                 if (!wanted(m, model_unit_of_node(m, e->from), all))
                         continue;
-                t = origin_text(o);
+                t = origin_to_text(o);
                 printf("%s\t%s\t%s\t%s\t%s\n", graph_node_name(g, e->from), dep_type_to_string(e->type),
                        graph_node_name(g, e->to), sd_origin_to_string(o->sd), strna(t));
         }
@@ -112,7 +83,7 @@ static void print_text(const Model *m, bool all) {
                         continue;
                 for (size_t k = 0; k < mu->n_mounts_for; k++) {
                         const MountsFor *mf = &mu->mounts_for[k];
-                        _cleanup_(freep) char *t = origin_text(graph_origin(g, mf->origin));
+                        _cleanup_(freep) char *t = origin_to_text(graph_origin(g, mf->origin));
                         for (SdOrigin s = 0; s < _SD_ORIGIN_MAX; s++)
                                 if (mf->sd_mask & (1U << s))
                                         printf("%s\t%s\t%s\t%s\t%s\n", mu->unit->id,
@@ -120,29 +91,6 @@ static void print_text(const Model *m, bool all) {
                                                sd_origin_to_string(s), strna(t));
                 }
         }
-}
-
-static void json_origin(JsonWriter *w, const Origin *o) {
-        json_begin_object(w);
-        json_kv_string(w, "kind", origin_kind_to_string(o->kind));
-        json_kv_string(w, "systemd", sd_origin_to_string(o->sd));
-        json_kv_string(w, "file", o->file);
-        if (o->line > 0)
-                json_kv_uint(w, "line", o->line);
-        if (o->rule)
-                json_kv_string(w, "rule", o->rule);
-        if (o->class)
-                json_kv_string(w, "class", o->class);
-        if (o->kind == ORIGIN_MOUNTS_FOR)
-                json_kv_string(w, "path", o->detail);
-        else if (o->kind == ORIGIN_RULE)
-                json_kv_string(w, "source", o->detail);
-        else if (o->detail)
-                json_kv_string(w, "key", o->detail);
-        if (o->version > 0)
-                json_kv_uint(w, "version", o->version);
-        json_kv_bool(w, "base", o->base);
-        json_end_object(w);
 }
 
 static void print_json(const Model *m, const Context *ctx, VersionSource vsrc, bool all) {
@@ -177,7 +125,7 @@ static void print_json(const Model *m, const Context *ctx, VersionSource vsrc, b
                         json_kv_string(&w, "path", mu->mounts_for[k].path);
                         json_kv_string(&w, "mode", mu->mounts_for[k].wants ? "wants" : "requires");
                         json_key(&w, "origin");
-                        json_origin(&w, graph_origin(g, mu->mounts_for[k].origin));
+                        origin_to_json(&w, graph_origin(g, mu->mounts_for[k].origin));
                         json_end_object(&w);
                 }
                 json_end_array(&w);
@@ -195,7 +143,7 @@ static void print_json(const Model *m, const Context *ctx, VersionSource vsrc, b
                 json_kv_string(&w, "type", dep_type_to_string(e->type));
                 json_kv_string(&w, "to", graph_node_name(g, e->to));
                 json_key(&w, "origin");
-                json_origin(&w, graph_origin(g, e->origin));
+                origin_to_json(&w, graph_origin(g, e->origin));
                 json_end_object(&w);
         }
         json_end_array(&w);

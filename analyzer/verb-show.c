@@ -4,7 +4,9 @@
 
 #include <sys/stat.h>
 
+#include "graph-report.h"
 #include "json.h"
+#include "model.h"
 #include "loader.h"
 #include "rules.h"
 #include "unit-settings.h"
@@ -113,6 +115,61 @@ static int section_order(const Unit *u, char ***ret) {
         return 0;
 }
 
+/* The unit's dependencies in the model (written, linked, implicit, default), with their origins. */
+static void print_text_deps(const Model *m, const Unit *u) {
+        const ModelUnit *mu = m ? model_get(m, u->id) : NULL;
+        Graph *g;
+        const uint32_t *e;
+        size_t n;
+
+        if (!mu || !mu->loaded)
+                return;
+        g = model_graph(m);
+        printf("\nDependencies:\n");
+        n = graph_out(g, mu->node, &e);
+        for (size_t i = 0; i < n; i++) {
+                const GraphEdge *ed = graph_edge(g, e[i]);
+                _cleanup_(freep) char *t = origin_to_text(graph_origin(g, ed->origin));
+                int w = printf("%s=%s", dep_type_to_string(ed->type), graph_node_name(g, ed->to));
+                printf("%*s  # %s\n", w < 40 ? 40 - w : 0, "", strna(t));
+        }
+        for (size_t i = 0; i < mu->n_mounts_for; i++) {
+                _cleanup_(freep) char *t = origin_to_text(graph_origin(g, mu->mounts_for[i].origin));
+                int w = printf("%s=%s", mu->mounts_for[i].wants ? "WantsMountsFor" : "RequiresMountsFor",
+                               mu->mounts_for[i].path);
+                printf("%*s  # %s\n", w < 40 ? 40 - w : 0, "", strna(t));
+        }
+}
+
+static void print_json_deps(JsonWriter *w, const Model *m, const Unit *u) {
+        const ModelUnit *mu = m ? model_get(m, u->id) : NULL;
+        Graph *g = m ? model_graph(m) : NULL;
+        const uint32_t *e;
+        size_t n;
+
+        json_key(w, "dependencies");
+        json_begin_array(w);
+        n = mu && mu->loaded ? graph_out(g, mu->node, &e) : 0;
+        for (size_t i = 0; i < n; i++) {
+                const GraphEdge *ed = graph_edge(g, e[i]);
+                json_begin_object(w);
+                json_kv_string(w, "type", dep_type_to_string(ed->type));
+                json_kv_string(w, "unit", graph_node_name(g, ed->to));
+                json_key(w, "origin");
+                origin_to_json(w, graph_origin(g, ed->origin));
+                json_end_object(w);
+        }
+        for (size_t i = 0; mu && mu->loaded && i < mu->n_mounts_for; i++) {
+                json_begin_object(w);
+                json_kv_string(w, "type", mu->mounts_for[i].wants ? "WantsMountsFor" : "RequiresMountsFor");
+                json_kv_string(w, "path", mu->mounts_for[i].path);
+                json_key(w, "origin");
+                origin_to_json(w, graph_origin(g, mu->mounts_for[i].origin));
+                json_end_object(w);
+        }
+        json_end_array(w);
+}
+
 static void print_text(const Unit *u, const SettingStatus *st, const Values *v, bool first) {
         _cleanup_(strv_freep) char **sections = NULL;
 
@@ -176,7 +233,8 @@ static void print_text(const Unit *u, const SettingStatus *st, const Values *v, 
         }
 }
 
-static void print_json_unit(JsonWriter *w, const Unit *u, const SettingStatus *st, const Values *v) {
+static void print_json_unit(JsonWriter *w, const Unit *u, const SettingStatus *st, const Values *v,
+                            const Model *m) {
         json_begin_object(w);
         json_kv_string(w, "id", u->id);
         json_kv_string(w, "requested", u->requested);
@@ -237,6 +295,7 @@ static void print_json_unit(JsonWriter *w, const Unit *u, const SettingStatus *s
                 json_end_object(w);
         }
         json_end_array(w);
+        print_json_deps(w, m, u);
         json_end_object(w);
 }
 
@@ -309,6 +368,7 @@ int verb_show(int argc, char *argv[], Context *ctx) {
         _cleanup_(root_freep) Root *root = NULL;
         _cleanup_(loader_freep) Loader *loader = NULL;
         _cleanup_(rules_freep) Rules *rules = NULL;
+        _cleanup_(model_freep) Model *model = NULL;
         _cleanup_(strv_freep) char **extra = NULL;
         _cleanup_(diag_list_done) DiagList diags = {};
         ShowArg *args = NULL;
@@ -374,6 +434,18 @@ int verb_show(int argc, char *argv[], Context *ctx) {
                 goto fail;
         }
 
+        /* the dependencies with their origins come from the model of this version; its diagnostics would repeat
+         * the loader's, so they are not collected */
+        if (model_new(&(ModelOptions) { .root = root, .extra_dirs = extra, .systemd = version }, rules, &model,
+                      NULL) >= 0) {
+                int q = 0;
+                /* a unit the model cannot load simply shows no dependencies */
+                for (size_t i = 0; q != -ENOMEM && i < n_args; i++)
+                        q = model_add(model, args[i].name, NULL);
+                if (q == -ENOMEM || model_finish(model) < 0)
+                        model = model_free(model);
+        }
+
         if (ctx->format == FORMAT_JSON) {
                 json_init(&w, stdout, false);
                 json_begin_object(&w);
@@ -418,9 +490,11 @@ int verb_show(int argc, char *argv[], Context *ctx) {
                         if (diags.items[k].level <= DIAG_WARNING)
                                 bad = true;
                 if (ctx->format == FORMAT_JSON)
-                        print_json_unit(&w, u, st, &vals);
-                else
+                        print_json_unit(&w, u, st, &vals, model);
+                else {
                         print_text(u, st, &vals, i == 0);
+                        print_text_deps(model, u);
+                }
         }
         if (ctx->format == FORMAT_JSON) {
                 json_end_array(&w);
