@@ -6,7 +6,6 @@
 #   import_export NAME [FILE]  $SHARED/data/NAME.export.xz, or the export text FILE, -> $TMP/NAME.journal
 #   truth_units TSV            the units of a racy-*.tsv as --unit= options
 #   outcomes_of JOURNAL TSV    bootrace's per-boot outcome table for the TSV's units -> stdout
-#   json_query FILE EXPR       evaluates a Python expression on the JSON in FILE (as j); needs python3
 
 JOURNAL_REMOTE=
 for _p in /lib/systemd/systemd-journal-remote /usr/lib/systemd/systemd-journal-remote; do
@@ -47,9 +46,4 @@ outcomes_of() {
         # shellcheck disable=SC2046 # one --unit= per word
         bootrace stats --file "$1" $(truth_units "$2") --outcomes "${@:3}"
         [ $? -le 1 ]
-}
-
-json_query() {
-        python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); r = eval(sys.argv[2]); print(r)
-sys.exit(0 if r is not False else 1)' "$1" "$2"
 }

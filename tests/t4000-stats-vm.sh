@@ -3,6 +3,7 @@
 # stats on the VM journal ($SHARED/data/bookworm-vm): early failures there exist only as kernel-transport text
 # without MESSAGE_ID or UNIT=. Every unit's outcome in every boot must equal the ground truth (the TSV's "truth"
 # rows, read here at test time), and so must the per-unit counts (the TSV's summary lines).
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@" # bash features below (arrays, process substitution)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/stats-lib.sh"
 stats_require

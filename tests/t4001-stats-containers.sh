@@ -5,6 +5,7 @@
 # "Read-only file system" output, found here independently with journalctl), no unit is counted as succeeded
 # without a record of it, and what has no evidence is unknown, never clean. Boots the harness started but the
 # journal lost (cycle-*.tsv) are reported as missing. Ground truth is read from the TSVs at test time.
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@" # bash features below (arrays, process substitution)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/stats-lib.sh"
 stats_require

@@ -4,6 +4,7 @@
 # knowledge/journal.md): plain-text PID 1 records without a unit prefix (<=v219), "U: " texts and text results
 # (v220-v239), ordering cycles in every form, the v258 one-line cycle record with DELETED_UNIT=, condition skips,
 # incomplete boots. Each case has the expected outcomes, cycles and boot states next to it.
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@" # bash features below (arrays, process substitution)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/stats-lib.sh"
 stats_require

@@ -3,6 +3,7 @@
 # stats input errors: a missing directory, a file that is not a journal, a directory without journals (exit 2,
 # naming the thing), and damaged journals: a truncated file next to a good one and a file with corrupt entries
 # give the partial results, a warning naming the file, and exit status 2.
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@" # bash features below (arrays, process substitution)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/stats-lib.sh"
 stats_require

@@ -3,6 +3,7 @@
 # bootrace chain: the critical chain of a unit in a past boot, from the VM journal. Each link became active before
 # the one above it started; a boot is found by offset or by ID alike; a PrivateTmp= unit waited last for
 # systemd-tmpfiles-setup.service (its implicit After=, knowledge/implicit-deps.md).
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@" # bash features below (arrays, process substitution)
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/stats-lib.sh"
 stats_require
