@@ -10,6 +10,8 @@ static void check_entry_done(CheckEntry *c) {
         free(c->info.explanation);
         strv_free(c->info.references);
         strv_free(c->info.reference_urls);
+        strv_free(c->loss_units);
+        strv_free(c->loss_texts);
 }
 
 void rules_checks_done(Rules *r) {
@@ -53,6 +55,10 @@ static int parse_check(Rules *r, const RulesFile *f, xmlNode *n, DiagList *diags
                         c.info.explanation = xml_text(e);
                         if (!c.info.explanation)
                                 return -ENOMEM;
+                } else if (xml_is(e, "loss")) {
+                        if (strv_extend(&c.loss_units, strempty(xml_attr(e, "unit"))) < 0 ||
+                            strv_push(&c.loss_texts, xml_text(e)) < 0)
+                                return -ENOMEM;
                 } else if (xml_is(e, "reference")) {
                         if (strv_push(&c.info.references, xml_text(e)) < 0 ||
                             strv_extend(&c.info.reference_urls, strempty(xml_attr(e, "url"))) < 0)
@@ -83,6 +89,15 @@ const CheckInfo *rules_check_lookup(const Rules *r, const char *id) {
         for (size_t i = 0; r && id && i < r->n_checks; i++)
                 if (streq(r->checks[i].info.id, id))
                         return &r->checks[i].info;
+        return NULL;
+}
+
+const char *rules_check_loss(const Rules *r, const char *id, const char *unit) {
+        for (size_t i = 0; r && id && i < r->n_checks; i++)
+                if (streq(r->checks[i].info.id, id))
+                        for (size_t k = 0; r->checks[i].loss_units && r->checks[i].loss_units[k]; k++)
+                                if (streq(r->checks[i].loss_units[k], unit))
+                                        return r->checks[i].loss_texts[k];
         return NULL;
 }
 

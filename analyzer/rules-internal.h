@@ -57,6 +57,7 @@ typedef struct KeyEntry {
 
 typedef struct CheckEntry {
         CheckInfo info;
+        char **loss_units, **loss_texts; /* parallel */
         const char *file; /* borrowed from RulesFile */
         unsigned line;
 } CheckEntry;

@@ -111,6 +111,8 @@ typedef struct CheckInfo {
 
 const CheckInfo *rules_check_lookup(const Rules *r, const char *id);
 size_t rules_check_count(const Rules *r);
+/* A check's note about a unit (ordering-cycle: what the boot loses when the unit's job is deleted), or NULL. */
+const char *rules_check_loss(const Rules *r, const char *id, const char *unit);
 const CheckInfo *rules_check_get(const Rules *r, size_t i);
 
 /* The type's own section ("Service" for services), NULL for types without one (targets, devices). */

@@ -79,10 +79,16 @@ int setting_words(const Unit *u, const Setting *s, const KeyInfo *k, unsigned v,
                         continue;
                 }
                 if (k->type == VALUE_PATH_LIST) {
+                        /* systemd simplifies the path ("//", "/./", a trailing "/") and then refuses only relative
+                         * paths and ".." components */
                         const char *p = e;
+                        _cleanup_(freep) char *simple = NULL;
                         while (*p == '-' || *p == '+')
                                 p++;
-                        if (!path_is_absolute(p) || !path_is_normalized(p)) {
+                        simple = path_simplify_dup(p);
+                        if (!simple)
+                                return -ENOMEM;
+                        if (!path_is_absolute(simple) || !path_is_normalized(simple)) {
                                 (void) diag_add(diags, DIAG_WARNING, file_of(u, s), s->line,
                                                 "%s=: \"%s\" is not an absolute, normalized path, ignored", s->key,
                                                 e);

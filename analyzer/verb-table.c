@@ -3,6 +3,8 @@
 
 /* The order here is the order of `bootrace --help`. */
 const Verb verb_table[] = {
+        { "lint", verb_lint, "lint [--root=DIR] [--target=NAME|--systemd=N] [PATH...]",
+          "find boot-ordering races in unit files, judged for one systemd version" },
         { "show", verb_show, "show [--root=DIR] [--format=text|json] UNIT|PATH...",
           "print a unit as systemd would load it: settings with file:line, drop-ins, aliases" },
         { "graph", verb_graph, "graph [--root=DIR|--target=NAME] [--format=text|json|dot] [UNIT|PATH...]",

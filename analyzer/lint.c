@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <stdarg.h>
+
+#include "lint.h"
+#include "unit-name.h"
+#include "unit-verify.h"
+
+Finding *lint_finding(const LintContext *c, FindingList *out, const char *id, const ModelUnit *u, const char *file,
+                      unsigned line, const char *fmt, ...) {
+        const CheckInfo *info = rules_check_lookup(c->rules, id);
+        _cleanup_(freep) char *m = NULL;
+        va_list ap;
+        int r;
+
+        va_start(ap, fmt);
+        r = vasprintf(&m, fmt, ap);
+        va_end(ap);
+        if (r < 0)
+                return NULL;
+        return finding_add(out, id, info ? info->severity : SEVERITY_ERROR, u ? u->unit->id : NULL, file, line, "%s",
+                           m);
+}
+
+char *lint_describe_edge(const LintContext *c, uint32_t edge) {
+        const Graph *g = model_graph(c->model);
+        const GraphEdge *e = graph_edge(g, edge);
+        const Origin *o = graph_origin(g, e->origin);
+        _cleanup_(freep) char *where = NULL;
+        char *r = NULL;
+
+        switch (o->kind) {
+        case ORIGIN_FILE:
+        case ORIGIN_DROPIN:
+                if (o->line > 0)
+                        (void) asprintf_safe(&where, "%s:%u", strna(o->file), o->line);
+                else
+                        where = strdup(strna(o->file));
+                break;
+        case ORIGIN_LINK:
+                (void) asprintf_safe(&where, "link %s", strna(o->file));
+                break;
+        case ORIGIN_RULE:
+                (void) asprintf_safe(&where, "%s dependency: rule %s%s%s, systemd %u%s", strna(o->class), strna(o->rule),
+                                     o->detail ? " for " : "", strempty(o->detail), o->version,
+                                     o->base ? ", base model" : "");
+                break;
+        case ORIGIN_MOUNTS_FOR:
+                (void) asprintf_safe(&where, "mount of %s%s%s", strna(o->detail), o->rule ? " via rule " : "",
+                                     strempty(o->rule));
+                break;
+        default:
+                where = strdup(strna(origin_kind_to_string(o->kind)));
+                break;
+        }
+        if (!where)
+                return NULL;
+        if (o->base && o->kind != ORIGIN_RULE) {
+                char *t = strjoin(where, ", base model");
+                free(where);
+                where = t;
+                if (!where)
+                        return NULL;
+        }
+        (void) asprintf_safe(&r, "%s %s=%s (%s)", graph_node_name(g, e->from), dep_type_to_string(e->type),
+                             graph_node_name(g, e->to), where);
+        return r;
+}
+
+int lint_evidence_chain(const LintContext *c, Finding *f, const char *prefix, const uint32_t *chain, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                _cleanup_(freep) char *d = lint_describe_edge(c, chain[i]);
+                if (!d || finding_add_evidence(f, "%s%s", prefix, d) < 0)
+                        return -ENOMEM;
+        }
+        return 0;
+}
+
+int lint_ordered_after(const LintContext *c, const ModelUnit *u, const char *name, uint32_t **ret_chain,
+                       size_t *ret_n) {
+        const Graph *g = model_graph(c->model);
+        uint32_t to;
+
+        if (ret_chain)
+                *ret_chain = NULL;
+        if (ret_n)
+                *ret_n = 0;
+        if (graph_find_node(g, name, &to) < 0)
+                return 0;
+        return graph_ordered_after(g, u->node, to, ret_chain, ret_n);
+}
+
+char *lint_mount_for_path(const LintContext *c, const char *path) {
+        _cleanup_(freep) char *p = path_simplify_dup(path);
+
+        if (!p)
+                return NULL;
+        /* from the path up to "/": the first prefix with a loaded mount unit holds it */
+        for (;;) {
+                _cleanup_(freep) char *name = NULL;
+                ModelUnit *m;
+                char *slash;
+
+                if (streq(p, "/"))
+                        return strdup("-.mount");
+                if (unit_name_from_path(p, ".mount", &name) >= 0) {
+                        m = model_get(c->model, name);
+                        if (m && m->loaded)
+                                return TAKE_PTR(name);
+                }
+                slash = strrchr(p, '/');
+                if (!slash || slash == p)
+                        p[1] = 0;
+                else
+                        *slash = 0;
+        }
+}
+
+const char *lint_value(const ModelUnit *u, const char *section, const char *key, const Setting **ret_setting) {
+        for (size_t i = u->unit->n_settings; i > 0; i--) {
+                const Setting *s = &u->unit->settings[i - 1];
+                if (u->st && u->st[i - 1] != SETTING_EFFECTIVE)
+                        continue;
+                if (streq(s->key, key) && streq(s->section, section)) {
+                        if (ret_setting)
+                                *ret_setting = s;
+                        return s->value;
+                }
+        }
+        if (ret_setting)
+                *ret_setting = NULL;
+        return NULL;
+}
+
+const char *lint_job_loss(const LintContext *c, const char *name) {
+        const char *loss = rules_check_loss(c->rules, "ordering-cycle", name);
+        return loss ?: "not started in that boot, nor what needs it to have started";
+}
+
+int lint_bool(const char *s) {
+        return parse_boolean(s);
+}
