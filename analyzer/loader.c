@@ -349,7 +349,11 @@ int loader_new(const LoaderOptions *opts, Loader **ret, DiagList *diags) {
                         return r;
         }
         STRV_FOREACH(d, sp) {
-                r = add_dir(l, l->opts.root, *d, false, diags);
+                /* generators do not run offline: their output, when we made it, stands in for theirs */
+                if (opts->generator_dir && streq(*d, "/run/systemd/generator"))
+                        r = add_dir(l, l->host, opts->generator_dir, false, diags);
+                else
+                        r = add_dir(l, l->opts.root, *d, false, diags);
                 if (r < 0)
                         return r;
         }

@@ -15,6 +15,8 @@ typedef struct LoaderOptions {
         char **extra_dirs;  /* host directories searched before everything (unit files given as paths) */
         unsigned systemd;   /* version whose rules apply; 0 = newest */
         bool no_search_path; /* only extra_dirs: no root tree at all (the model's base units fill in) */
+        const char *generator_dir; /* host directory searched in place of /run/systemd/generator (offline
+                                    * generator output, see fstab-generator.h), or NULL */
 } LoaderOptions;
 
 typedef struct Loader Loader;

@@ -86,6 +86,7 @@ int model_new(const ModelOptions *opts, const Rules *rules, Model **ret, DiagLis
         r = loader_new(&(LoaderOptions) {
                                .root = opts->root,
                                .extra_dirs = opts->extra_dirs,
+                               .generator_dir = opts->generator_dir,
                                .systemd = opts->systemd,
                                .no_search_path = !opts->root,
                        },

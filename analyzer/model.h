@@ -19,6 +19,7 @@ typedef struct ModelOptions {
         bool offline;       /* as systemd-analyze verify sees units (its manager defaults, no mount table) */
         bool no_base;       /* never use the base model */
         char **mounted;     /* mount points known from the mount table: their mount units exist without a file */
+        const char *generator_dir; /* offline generator output searched as /run/systemd/generator, or NULL */
 } ModelOptions;
 
 /* A RequiresMountsFor=/WantsMountsFor= entry of a unit. */

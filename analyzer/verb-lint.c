@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "check-common.h"
+#include "fstab-generator.h"
 #include "loader.h"
 #include "report.h"
 #include "suppress.h"
@@ -190,25 +191,32 @@ static int collect_root_units(const Root *root, unsigned v, char ***names, DiagL
         return 0;
 }
 
-/* Mount points of the root's /etc/fstab: systemd-fstab-generator makes a mount unit of each. */
-static int fstab_mounts(const Root *root, char ***ret) {
-        _cleanup_(closep) int fd = -EBADF;
-        _cleanup_(freep) char *data = NULL;
-        size_t size;
+/* Runs our model of systemd-fstab-generator for the root into a fresh temporary directory. */
+static int generate(const Root *root, unsigned version, char **ret_dir, DiagList *diags) {
+        _cleanup_(freep) char *dir = NULL;
+        const char *tmp = getenv("TMPDIR");
+        int r;
 
-        if (!root || root_open_file(root, "/etc/fstab", &fd, NULL) < 0 ||
-            read_full_fd(fd, 4u << 20, &data, &size) < 0)
+        *ret_dir = NULL;
+        if (!root)
                 return 0;
-        for (char *p = data, *nl; p && *p; p = nl ? nl + 1 : NULL) {
-                char what[512], where[512], type[64];
-                nl = strchr(p, '\n');
-                if (nl)
-                        *nl = 0;
-                if (sscanf(p, " %511s %511s %63s", what, where, type) == 3 && what[0] != '#' && where[0] == '/' &&
-                    !streq(type, "swap") && strv_extend_unique(ret, where) < 0)
-                        return -ENOMEM;
+        if (asprintf_safe(&dir, "%s/bootrace-generator.XXXXXX", isempty(tmp) ? "/tmp" : tmp) < 0)
+                return -ENOMEM;
+        if (!mkdtemp(dir))
+                return -errno;
+        r = fstab_generate(root, version, dir, diags);
+        if (r < 0) {
+                fstab_generated_remove(dir);
+                return r;
         }
+        *ret_dir = TAKE_PTR(dir);
         return 0;
+}
+
+static void generated_removep(char **dir) {
+        if (*dir)
+                fstab_generated_remove(*dir);
+        *dir = mfree(*dir);
 }
 
 /* Paths below the working directory are shown relative to it, as the user typed them. */
@@ -273,7 +281,8 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
         _cleanup_(root_freep) Root *root = NULL;
         _cleanup_(rules_freep) Rules *rules = NULL;
         _cleanup_(model_freep) Model *model = NULL;
-        _cleanup_(strv_freep) char **names = NULL, **extra = NULL, **mounted = NULL, **linted = NULL;
+        _cleanup_(strv_freep) char **names = NULL, **extra = NULL, **linted = NULL;
+        _cleanup_(generated_removep) char *generated = NULL;
         _cleanup_(diag_list_done) DiagList diags = {};
         _cleanup_(finding_list_done) FindingList findings = {};
         _cleanup_(suppression_file_done) SuppressionFile supp = {};
@@ -343,11 +352,14 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
                 log_error("--root=%s: cannot list its units", ctx->root);
                 return EXIT_ERROR;
         }
-        if (fstab_mounts(root, &mounted) < 0)
+        r = generate(root, version, &generated, &diags);
+        if (r < 0) {
+                log_error("cannot write the generated units: %s", strerror(-r));
                 return EXIT_ERROR;
+        }
 
         r = model_new(&(ModelOptions) { .root = root, .extra_dirs = extra, .systemd = version, .distro = distro,
-                                        .mounted = mounted },
+                                        .generator_dir = generated },
                       rules, &model, &diags);
         if (r < 0) {
                 diag_list_print(&diags, stderr, DIAG_ERROR);
