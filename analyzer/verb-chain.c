@@ -7,6 +7,7 @@
 #include "config.h"
 #include "json.h"
 #include "stats-report.h"
+#include "verb-live.h"
 #include "verbs.h"
 
 enum {
@@ -18,13 +19,24 @@ static const struct option options[] = {
         { "directory", required_argument, NULL, 'D' },
         { "file", required_argument, NULL, ARG_FILE },
         { "boot", required_argument, NULL, ARG_BOOT },
+        LIVE_OPTIONS,
+        LIVE_OPTION_FUZZ,
         {},
 };
 
 static const char help[] =
-        "Usage: bootrace chain [UNIT] [--boot=ID|OFFSET] [-D DIR | --file=FILE... | --root=DIR]\n\n"
-        "The critical chain of UNIT (default: graphical.target, else multi-user.target) in one past boot,\n"
-        "reconstructed from the journal: the unit, the unit it waited for last, and so on.\n\n"
+        "Usage: bootrace chain [UNIT] [--live] [-H [USER@]HOST | -M NAME] [--fuzz=SPAN]\n"
+        "       bootrace chain [UNIT] [--boot=ID|OFFSET] [-D DIR | --file=FILE... | --root=DIR]\n\n"
+        "The critical chain of UNIT: the unit, the unit it waited for last, and so on. Without journal\n"
+        "options, of the running system, as systemd-analyze critical-chain computes it from PID 1's\n"
+        "timestamps and After= dependencies (default UNIT: default.target). With -D, --file, --root or\n"
+        "--boot, of one past boot, reconstructed from the journal (default UNIT: graphical.target, else\n"
+        "multi-user.target).\n\n"
+        "      --live             the running system (the default without journal options)\n"
+        "  -H, --host=[USER@]HOST the system bus of HOST, over ssh\n"
+        "  -M, --machine=NAME     the system bus of a local container\n"
+        "      --fuzz=SPAN        live: also follow predecessors that became active up to SPAN before the\n"
+        "                         last one (default 0)\n"
         "  -D, --directory=DIR    read the journal files in DIR\n"
         "      --file=FILE        read FILE (repeatable)\n"
         "      --root=DIR         read DIR/var/log/journal and DIR/run/log/journal\n"
@@ -35,12 +47,20 @@ static const char help[] =
 typedef struct ChainArgs {
         JournalSourceSpec spec;
         char *boot;
+        LiveArgs live;
 } ChainArgs;
 
 static int handle(int c, const char *arg, void *userdata) {
         ChainArgs *a = userdata;
 
         switch (c) {
+        case ARG_LIVE:
+        case ARG_LIVE_HOST:
+        case ARG_LIVE_MACHINE:
+        case ARG_LIVE_FUZZ:
+        case 'H':
+        case 'M':
+                return live_args_handle(&a->live, c, arg);
         case 'D':
                 if (a->spec.directory) {
                         log_error("chain: -D given twice");
@@ -141,7 +161,7 @@ int verb_chain(int argc, char *argv[], Context *ctx) {
         ChainSource src;
         int optind_, r, ret = EXIT_ERROR;
 
-        r = cli_parse(argc, argv, ctx, options, "D:", handle, &a, help, &optind_);
+        r = cli_parse(argc, argv, ctx, options, "D:" LIVE_SHORT_OPTIONS, handle, &a, help, &optind_);
         if (r != 0) {
                 ret = r > 0 ? EXIT_CLEAN : EXIT_ERROR;
                 goto finish;
@@ -154,6 +174,15 @@ int verb_chain(int argc, char *argv[], Context *ctx) {
         }
         if (optind_ < argc && !(unit = stats_unit_name_normalize(argv[optind_])))
                 goto oom;
+        /* no journal named: the running system, as systemd-analyze critical-chain sees it */
+        if (live_args_wanted(&a.live) || (!a.spec.directory && !a.spec.files && !ctx->root && !a.boot)) {
+                if (a.spec.directory || a.spec.files || ctx->root || a.boot)
+                        log_error("chain: --live, --host and --machine ask the running system; -D, --file, "
+                                  "--root and --boot read a journal: not both");
+                else
+                        ret = verb_chain_live(&a.live, unit, ctx);
+                goto finish;
+        }
         if (ctx->root && !a.spec.directory && !a.spec.files && !(a.spec.root = strdup(ctx->root)))
                 goto oom;
         if ((a.spec.directory != NULL) + (a.spec.files != NULL) + (a.spec.root != NULL) > 1) {
@@ -220,5 +249,6 @@ finish:
         journal_source_spec_done(&a.spec);
         free(a.boot);
         stats_options_done(&o);
+        live_args_done(&a.live);
         return ret;
 }

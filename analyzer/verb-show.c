@@ -13,6 +13,7 @@
 #include "unit-values.h"
 #include "unit-verify.h"
 #include "unit-words.h"
+#include "verb-live.h"
 #include "verbs.h"
 #include "version.h"
 
@@ -24,6 +25,24 @@ static const char show_help[] =
         "searched first, as systemd-analyze verify does.\n\n"
         "Exit status: 0 all units loaded cleanly; 2 a unit could not be loaded, or systemd would warn\n"
         "about (and ignore) part of it; the diagnostics name file and line.\n";
+
+static const char show_live_help[] =
+        "       bootrace show --live [-H [USER@]HOST | -M NAME] [--format=text|json] UNIT...\n\n"
+        "With --live, print what the running systemd holds for each unit instead: names, load and active\n"
+        "state, fragment, drop-ins and every dependency list by type (implicit and default ones included).\n"
+        "  --live                 ask PID 1 over the system bus\n"
+        "  -H, --host=[USER@]HOST the system bus of HOST, over ssh\n"
+        "  -M, --machine=NAME     the system bus of a local container\n";
+
+static const struct option show_options[] = {
+        LIVE_OPTIONS,
+        {},
+};
+
+static int show_option(int c, const char *arg, void *userdata) {
+        int r = live_args_handle(userdata, c, arg);
+        return r > 0 ? -EINVAL : r;
+}
 
 /* Expanded values and words of each effective setting, computed once for every format so the diagnostics agree. */
 typedef struct Values {
@@ -376,12 +395,18 @@ int verb_show(int argc, char *argv[], Context *ctx) {
         JsonWriter w;
         VersionSource vsrc;
         unsigned version;
+        _cleanup_(live_args_done) LiveArgs live = {};
+        _cleanup_(freep) char *help = strjoin(show_help, "\n", show_live_help);
         bool bad = false;
         int r, optind_;
 
-        r = cli_parse(argc, argv, ctx, NULL, NULL, NULL, NULL, show_help, &optind_);
+        if (!help)
+                return EXIT_ERROR;
+        r = cli_parse(argc, argv, ctx, show_options, LIVE_SHORT_OPTIONS, show_option, &live, help, &optind_);
         if (r != 0)
                 return r > 0 ? EXIT_CLEAN : EXIT_ERROR;
+        if (live_args_wanted(&live))
+                return verb_show_live(&live, argv + optind_, argc - optind_, ctx);
         if (cli_check_format(ctx, "show", formats) < 0)
                 return EXIT_ERROR;
         if (optind_ >= argc) {

@@ -11,8 +11,10 @@ const Verb verb_table[] = {
           "the dependencies systemd N gives units, implicit and default ones included, with origins" },
         { "stats", verb_stats, "stats [-D DIR|--file=FILE...] [--unit=UNIT...] [--format=...]",
           "per-unit outcomes and failure rates over repeated boots, from journals" },
-        { "chain", verb_chain, "chain [UNIT] [--boot=ID] [-D DIR|--file=FILE...]",
-          "the critical chain of a unit in a past boot, from the journal" },
+        { "chain", verb_chain, "chain [UNIT] [--live|--boot=ID] [-D DIR|--file=FILE...]",
+          "the critical chain of a unit: live from PID 1, or of a past boot from the journal" },
+        { "probe", verb_probe, "probe [--like=UNIT] [-p KEY=VALUE...] [--timeout=SEC] [-- COMMAND...]",
+          "run a command in a transient unit with a unit's sandbox; report done/failed and its journal" },
         { "explain", verb_explain, "explain [CHECK...]", "what a check looks for, why it matters, references" },
 };
 const size_t verb_table_size = ELEMENTSOF(verb_table);

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* A private dbus-daemon (no service directories: a missing name fails fast with ServiceUnknown) and the fake
+ * manager (tests/unit/fake-systemd) on it, for the tests of the bus code. The daemon's address is exported as
+ * DBUS_SYSTEM_BUS_ADDRESS, so sd_bus_open_system() in the test (and in the fake) reaches it. */
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "util.h"
+
+typedef struct FakeBus {
+        char dir[256];
+        char address[512];
+        char log[300];
+        pid_t daemon;
+        pid_t manager;
+} FakeBus;
+
+/* Reads one line from fd within timeout_ms into buf. Returns its length or -1. */
+static inline int fake_read_line(int fd, char *buf, size_t size, int timeout_ms) {
+        size_t n = 0;
+
+        while (n + 1 < size) {
+                struct pollfd p = { .fd = fd, .events = POLLIN };
+                ssize_t k;
+                if (poll(&p, 1, timeout_ms) <= 0)
+                        return -1;
+                k = read(fd, buf + n, 1);
+                if (k <= 0)
+                        return -1;
+                if (buf[n] == '\n') {
+                        buf[n] = 0;
+                        return (int) n;
+                }
+                n++;
+        }
+        return -1;
+}
+
+static inline pid_t fake_spawn(char **argv, int *ret_stdout, bool quiet) {
+        int p[2];
+        pid_t pid;
+
+        if (pipe2(p, O_CLOEXEC) < 0)
+                return -1;
+        pid = fork();
+        if (pid < 0)
+                return -1;
+        if (pid == 0) {
+                dup2(p[1], STDOUT_FILENO);
+                if (quiet) { /* dbus-daemon complains about fd limits it cannot raise */
+                        int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+                        if (null >= 0)
+                                dup2(null, STDERR_FILENO);
+                }
+                execv(argv[0], argv);
+                _exit(127);
+        }
+        close(p[1]);
+        *ret_stdout = p[0];
+        return pid;
+}
+
+/* extra: more <busconfig> content (limits), or NULL. Returns 0 or -1. */
+static inline int fake_bus_start(FakeBus *fb, const char *extra) {
+        char conf[400];
+        FILE *f;
+        int fd;
+
+        *fb = (FakeBus) {};
+        snprintf(fb->dir, sizeof fb->dir, "%s/bootrace-fakebus.XXXXXX", getenv("TMPDIR") ?: "/tmp");
+        if (!mkdtemp(fb->dir))
+                return -1;
+        snprintf(conf, sizeof conf, "%s/bus.conf", fb->dir);
+        snprintf(fb->log, sizeof fb->log, "%s/calls.log", fb->dir);
+        f = fopen(conf, "we");
+        if (!f)
+                return -1;
+        fprintf(f,
+                "<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN\"\n"
+                " \"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd\">\n"
+                "<busconfig><type>session</type><listen>unix:tmpdir=%s</listen><auth>EXTERNAL</auth>\n"
+                "<policy context=\"default\"><allow send_destination=\"*\" eavesdrop=\"true\"/>"
+                "<allow eavesdrop=\"true\"/><allow own=\"*\"/></policy>%s</busconfig>\n",
+                fb->dir, extra ?: "");
+        fclose(f);
+        char arg[450];
+        snprintf(arg, sizeof arg, "--config-file=%s", conf);
+        char *argv[] = { (char *) "/usr/bin/dbus-daemon", arg, (char *) "--nofork", (char *) "--print-address=1",
+                         NULL };
+        if (access(argv[0], X_OK) < 0)
+                argv[0] = (char *) "/bin/dbus-daemon";
+        fb->daemon = fake_spawn(argv, &fd, true);
+        if (fb->daemon < 0)
+                return -1;
+        int n = fake_read_line(fd, fb->address, sizeof fb->address, 5000);
+        close(fd);
+        if (n <= 0)
+                return -1;
+        setenv("DBUS_SYSTEM_BUS_ADDRESS", fb->address, 1);
+        return 0;
+}
+
+static inline const char *fake_systemd_path(void) {
+        static char path[4096];
+        const char *b = getenv("top_builddir");
+        ssize_t n;
+
+        if (getenv("FAKE_SYSTEMD"))
+                return getenv("FAKE_SYSTEMD");
+        if (b) {
+                snprintf(path, sizeof path, "%s/tests/unit/fake-systemd", b);
+                return path;
+        }
+        n = readlink("/proc/self/exe", path, sizeof path - 32);
+        if (n <= 0)
+                return "fake-systemd";
+        path[n] = 0;
+        strcpy(strrchr(path, '/') + 1, "fake-systemd");
+        return path;
+}
+
+/* Starts the fake with scenario and waits until it owns the name. Returns 0 or -1. */
+static inline int fake_manager_start(FakeBus *fb, const char *scenario) {
+        char logarg[320], pidarg[64], line[64];
+        int fd, n;
+
+        snprintf(logarg, sizeof logarg, "--log=%s", fb->log);
+        snprintf(pidarg, sizeof pidarg, "--daemon-pid=%d", (int) fb->daemon);
+        char *argv[] = { (char *) fake_systemd_path(), (char *) scenario, logarg, pidarg, NULL };
+        fb->manager = fake_spawn(argv, &fd, false);
+        if (fb->manager < 0)
+                return -1;
+        n = fake_read_line(fd, line, sizeof line, 5000);
+        close(fd);
+        return n > 0 && streq(line, "READY") ? 0 : -1;
+}
+
+static inline void fake_kill(pid_t *pid) {
+        if (*pid > 0) {
+                kill(*pid, SIGTERM);
+                waitpid(*pid, NULL, 0);
+        }
+        *pid = 0;
+}
+
+static inline void fake_bus_stop(FakeBus *fb) {
+        char cmd[300];
+
+        fake_kill(&fb->manager);
+        fake_kill(&fb->daemon);
+        if (fb->dir[0]) {
+                snprintf(cmd, sizeof cmd, "%s/bus.conf", fb->dir);
+                unlink(cmd);
+                unlink(fb->log);
+                /* the daemon's socket in tmpdir= is abstract or removed by the daemon */
+                rmdir(fb->dir);
+        }
+        unsetenv("DBUS_SYSTEM_BUS_ADDRESS");
+}
+
+/* Does the fake's call log contain needle? */
+static inline bool fake_log_has(const FakeBus *fb, const char *needle) {
+        char line[4096];
+        bool found = false;
+        FILE *f = fopen(fb->log, "re");
+
+        if (!f)
+                return false;
+        while (!found && fgets(line, sizeof line, f))
+                found = strstr(line, needle) != NULL;
+        fclose(f);
+        return found;
+}
+
+static inline unsigned fake_log_count(const FakeBus *fb, const char *needle) {
+        char line[4096];
+        unsigned n = 0;
+        FILE *f = fopen(fb->log, "re");
+
+        if (!f)
+                return 0;
+        while (fgets(line, sizeof line, f))
+                n += strstr(line, needle) != NULL;
+        fclose(f);
+        return n;
+}
+
+/* Generous bounds for "returns within the deadline": a loaded CI machine, or valgrind, is slow. */
+static inline uint64_t fake_slack_usec(void) {
+        const char *p = getenv("LD_PRELOAD");
+        return p && strstr(p, "vgpreload") ? 8000000 : 2000000;
+}
