@@ -14,6 +14,7 @@ typedef struct UnitDir {
         char *path;     /* as listed, inside root */
         char *resolved; /* after following symlinks inside root; NULL when missing */
         char **names;   /* its entries, sorted */
+        size_t n_names;
         bool extra;
 } UnitDir;
 
@@ -202,6 +203,7 @@ static int build_name_map(Loader *l, DiagList *diags) {
                 if (!d->resolved)
                         continue;
                 r = root_list_dir(d->root, d->path, &d->names);
+                d->n_names = r >= 0 ? strv_length(d->names) : 0;
                 if (r == -ENOENT || r == -ENOTDIR)
                         continue;
                 if (r < 0) {
@@ -380,11 +382,13 @@ char **loader_search_path(const Loader *l) {
 }
 
 int loader_list_names(const Loader *l, char ***ret) {
-        _cleanup_(strv_freep) char **names = calloc(1, sizeof(char *));
+        _cleanup_(strv_freep) char **names = calloc(hashmap_size(&l->ids) + 1, sizeof(char *));
+        size_t n = 0;
+
         if (!names)
                 return -ENOMEM;
         HASHMAP_FOREACH_ENTRY(e, &l->ids)
-                if (strv_extend(&names, e->key) < 0)
+                if (!(names[n++] = strdup(e->key)))
                         return -ENOMEM;
         strv_sort(names);
         *ret = TAKE_PTR(names);
@@ -462,6 +466,20 @@ static int found_dirs_add(FoundDirs *f, const Root *root, const char *path, Diag
         return 0;
 }
 
+static int cmp_str(const void *a, const void *b) {
+        return strcmp(*(const char * const *) a, *(const char * const *) b);
+}
+
+/* Is entry in the directory's sorted listing? A directory that could not be listed might have it. */
+static bool dir_has_entry(const UnitDir *d, const char *entry) {
+        size_t n;
+
+        if (!d->names)
+                return true;
+        n = d->n_names;
+        return n > 0 && bsearch(&entry, d->names, n, sizeof(char *), cmp_str);
+}
+
 static int find_dirs(const Loader *l, const UnitDir *d, const char *name, const char *suffix, FoundDirs *out,
                      unsigned depth, DiagList *diags) {
         _cleanup_(freep) char *path = NULL, *prefix = NULL, *instance = NULL, *built = NULL;
@@ -473,9 +491,13 @@ static int find_dirs(const Loader *l, const UnitDir *d, const char *name, const 
         path = strjoin(d->path, "/", name, suffix);
         if (!path)
                 return -ENOMEM;
-        r = found_dirs_add(out, d->root, path, diags);
-        if (r < 0)
-                return r;
+        /* the directory was listed when the name map was built: most units have no such directory, and looking
+         * it up in the listing is much cheaper than resolving the path */
+        if (dir_has_entry(d, path + strlen(d->path) + 1)) {
+                r = found_dirs_add(out, d->root, path, diags);
+                if (r < 0)
+                        return r;
+        }
 
         if (is_instance) {
                 _cleanup_(freep) char *template = NULL;
@@ -548,6 +570,8 @@ static int collect_dirs(const Loader *l, char * const *names, const char *suffix
                         p = strjoin(l->dirs[i].path, "/", type, suffix);
                         if (!p)
                                 return -ENOMEM;
+                        if (!dir_has_entry(&l->dirs[i], p + strlen(l->dirs[i].path) + 1))
+                                continue;
                         r = found_dirs_add(out, l->dirs[i].root, p, diags);
                         if (r < 0)
                                 return r;

@@ -1091,6 +1091,10 @@ int model_finish(Model *m) {
         return 0;
 }
 
+static int cmp_name(const void *a, const void *b) {
+        return strcmp(*(const char * const *) a, *(const char * const *) b);
+}
+
 int model_list_names(const Model *m, char ***ret) {
         _cleanup_(strv_freep) char **l = NULL;
         int r;
@@ -1098,9 +1102,24 @@ int model_list_names(const Model *m, char ***ret) {
         r = loader_list_names(m->loader, &l);
         if (r < 0)
                 return r;
-        for (size_t i = 0; m->base && i < base_model_unit_count(m->base); i++)
-                if (strv_extend_unique(&l, base_model_unit_get(m->base, i)->name) < 0)
+        {
+                /* the base units the tree lacks (l is sorted: a binary search each) */
+                size_t n = strv_length(l), nb = base_model_unit_count(m->base), k = n;
+                char **nl = realloc(l, sizeof(char *) * (n + nb + 1));
+                if (!nl)
                         return -ENOMEM;
+                l = nl;
+                for (size_t i = 0; m->base && i < nb; i++) {
+                        const char *b = base_model_unit_get(m->base, i)->name;
+                        if (n > 0 && bsearch(&b, l, n, sizeof(char *), cmp_name))
+                                continue;
+                        if (!(l[k++] = strdup(b))) {
+                                l[k - 1] = NULL;
+                                return -ENOMEM;
+                        }
+                }
+                l[k] = NULL;
+        }
         strv_sort(l);
         *ret = TAKE_PTR(l);
         return 0;

@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# bench-graph.sh: loading every unit of a tree and building its dependency graph. For each lab tree: bootrace graph
+# --offline against `systemd-analyze verify --man=no` on the same unit files (ratio); then a generated tree of
+# BENCH_GRAPH_UNITS units (default 100000, tests/bench/gen-tree.sh). Prints wall time and peak memory.
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${BOOTRACE:=$(pwd)/bootrace}"
+: "${SHARED:=$top_srcdir/../shared}"
+export BOOTRACE_RULES_DIR=${BOOTRACE_RULES_DIR:-$top_srcdir/rules}
+LAB_SRV=${LAB_SRV:-/srv/lab}
+units=${BENCH_GRAPH_UNITS:-100000}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+# measure OUT CMD...: runs CMD, prints "seconds peak-kB" (GNU time if present, else bash's time and no memory)
+measure() {
+        local out=$1; shift
+        if [ -x /usr/bin/time ]; then
+                /usr/bin/time -f '%e %M' -o "$tmp/t" "$@" > "$out" 2> /dev/null
+                tail -n 1 "$tmp/t"
+        else
+                local s e
+                s=$(date +%s.%N); "$@" > "$out" 2> /dev/null; e=$(date +%s.%N)
+                echo "$(echo "$e - $s" | bc) ?"
+        fi
+}
+
+for suite in bullseye bookworm trixie; do
+        tree=$LAB_SRV/$suite
+        [ -d "$tree/etc" ] || { echo "$suite: no lab tree, skipped"; continue; }
+        ver=$(find "$tree/usr/lib" -maxdepth 3 -name 'libsystemd-shared-*.so' | head -1 | sed 's/.*shared-\([0-9]*\).*/\1/')
+        read -r bt bm < <(measure "$tmp/br" "$BOOTRACE" graph --offline --systemd="$ver" --root="$tree")
+        if [ "$(id -u)" = 0 ]; then
+                read -r st sm < <(measure "$tmp/sd" "$SHARED/lab/lab-oracle.sh" -q -a "$suite")
+                printf '%-9s systemd %s: bootrace %ss (%s kB, %d edges), systemd-analyze verify %ss: ratio %.2f\n' \
+                        "$suite" "$ver" "$bt" "$bm" "$(wc -l < "$tmp/br")" "$st" \
+                        "$(echo "$bt / $st" | bc -l)"
+        else
+                echo "$suite: bootrace ${bt}s (${bm} kB); systemd-analyze verify needs root, not measured"
+        fi
+done
+
+bash "$top_srcdir/tests/bench/gen-tree.sh" "$units" "$tmp/gen"
+n=$(find "$tmp/gen" -name '*.service' -o -name '*.socket' -o -name '*.timer' -o -name '*.target' -o -name '*.mount' | wc -l)
+read -r gt gm < <(measure "$tmp/gen.out" "$BOOTRACE" graph --systemd=257 --root="$tmp/gen")
+printf 'generated tree, %d unit files: bootrace graph %ss, peak %s kB, %d edges (target: < 2 s, < 300 MB)\n' \
+        "$n" "$gt" "$gm" "$(wc -l < "$tmp/gen.out")"
