@@ -6,6 +6,8 @@
 #include "check-common.h"
 #include "transaction.h"
 
+#define CYCLES_LISTED 10
+
 static bool cycle_has(const Cycle *c, uint32_t node) {
         for (size_t i = 0; i < c->n; i++)
                 if (c->nodes[i] == node)
@@ -47,16 +49,22 @@ int check_ordering_cycle(const LintContext *c, ModelUnit *u, FindingList *out) {
                          unfixable ? " (one cycle has none it may delete: the transaction fails)" : "");
         if (!f)
                 return -ENOMEM;
-        for (size_t i = 0; i < c->n_cycles; i++) {
-                const Cycle *cy = &c->cycles[i];
-                if (!cycle_has(cy, u->node))
-                        continue;
-                if (finding_add_evidence(f, "cycle %zu (%zu jobs; each line is ordered after the next):", ++k, cy->n) < 0)
-                        return -ENOMEM;
-                r = lint_evidence_chain(c, f, "  ", cy->edges, cy->n);
-                if (r < 0)
-                        return r;
-        }
+        /* the shortest cycles say the most; list a few, count the rest (the victims come from all of them) */
+        for (size_t len = 1; k < CYCLES_LISTED && len <= graph_node_count(g); len++)
+                for (size_t i = 0; i < c->n_cycles && k < CYCLES_LISTED; i++) {
+                        const Cycle *cy = &c->cycles[i];
+                        if (cy->n != len || !cycle_has(cy, u->node))
+                                continue;
+                        if (finding_add_evidence(f, "cycle %zu (%zu jobs; each line is ordered after the next):", ++k,
+                                                 cy->n) < 0)
+                                return -ENOMEM;
+                        r = lint_evidence_chain(c, f, "  ", cy->edges, cy->n);
+                        if (r < 0)
+                                return r;
+                }
+        if (n_cycles > k && finding_add_evidence(f, "(%zu longer cycles through the same jobs not listed)",
+                                                 n_cycles - k) < 0)
+                return -ENOMEM;
         if (finding_add_evidence(f, "jobs systemd may delete (they do not matter to %s):", c->transaction_anchor) < 0)
                 return -ENOMEM;
         for (uint32_t node = 0; node < graph_node_count(g); node++) {
