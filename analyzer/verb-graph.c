@@ -8,6 +8,7 @@
 #include "graph-report.h"
 #include "json.h"
 #include "model.h"
+#include "verb-live.h"
 #include "verbs.h"
 #include "version.h"
 
@@ -23,6 +24,14 @@ static const char graph_help[] =
         "  --mounted=PATH   PATH is a mount point (its mount unit exists without a unit file)\n"
         "  --no-base        do not use the base model\n";
 
+static const char graph_live_help[] =
+        "       bootrace graph --live [-H [USER@]HOST | -M NAME] [--format=text|json|dot] [UNIT...]\n\n"
+        "With --live, print the dependencies the running systemd holds instead (every loaded unit, or the\n"
+        "units named); PID 1 does not say where an edge came from, so every origin is \"live\".\n"
+        "  --live                 ask PID 1 over the system bus\n"
+        "  -H, --host=[USER@]HOST the system bus of HOST, over ssh\n"
+        "  -M, --machine=NAME     the system bus of a local container\n";
+
 enum {
         ARG_ALL = ARG_VERB_BASE,
         ARG_OFFLINE,
@@ -32,6 +41,7 @@ enum {
 
 typedef struct GraphArgs {
         bool all, offline, no_base;
+        LiveArgs live;
         char **mounted;
 } GraphArgs;
 
@@ -39,6 +49,12 @@ static int graph_option(int c, const char *arg, void *userdata) {
         GraphArgs *a = userdata;
 
         switch (c) {
+        case ARG_LIVE:
+        case ARG_LIVE_HOST:
+        case ARG_LIVE_MACHINE:
+        case 'H':
+        case 'M':
+                return live_args_handle(&a->live, c, arg);
         case ARG_ALL:
                 a->all = true;
                 return 0;
@@ -216,6 +232,7 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
                 { "offline", no_argument, NULL, ARG_OFFLINE },
                 { "mounted", required_argument, NULL, ARG_MOUNTED },
                 { "no-base", no_argument, NULL, ARG_NO_BASE },
+                LIVE_OPTIONS,
                 {},
         };
         _cleanup_(root_freep) Root *root = NULL;
@@ -229,10 +246,18 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         unsigned version;
         int r, optind_, ret = EXIT_ERROR;
 
-        r = cli_parse(argc, argv, ctx, options, NULL, graph_option, &a, graph_help, &optind_);
+        _cleanup_(freep) char *help = strjoin(graph_help, "\n", graph_live_help);
+        if (!help)
+                return EXIT_ERROR;
+        r = cli_parse(argc, argv, ctx, options, LIVE_SHORT_OPTIONS, graph_option, &a, help, &optind_);
         if (r != 0) {
                 strv_free(a.mounted);
+                live_args_done(&a.live);
                 return r > 0 ? EXIT_CLEAN : EXIT_ERROR;
+        }
+        if (live_args_wanted(&a.live)) {
+                ret = verb_graph_live(&a.live, argv + optind_, argc - optind_, ctx);
+                goto finish;
         }
         if (cli_check_format(ctx, "graph", formats) < 0)
                 goto finish;
@@ -326,5 +351,6 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         ret = EXIT_CLEAN;
 finish:
         strv_free(a.mounted);
+        live_args_done(&a.live);
         return ret;
 }
