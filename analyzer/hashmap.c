@@ -21,12 +21,12 @@ uint64_t string_hash(const char *s) {
         return x;
 }
 
-static size_t *find_slot(const Hashmap *h, const char *key) {
-        size_t mask = h->n_slots - 1, i = string_hash(key) & mask;
+static size_t *find_slot_hashed(const Hashmap *h, const char *key, uint64_t hash) {
+        size_t mask = h->n_slots - 1, i = hash & mask;
 
         for (;;) {
                 size_t *s = &h->slots[i];
-                if (*s == 0 || streq(h->entries[*s - 1].key, key))
+                if (*s == 0 || (h->entries[*s - 1].hash == hash && streq(h->entries[*s - 1].key, key)))
                         return s;
                 i = (i + 1) & mask;
         }
@@ -40,22 +40,23 @@ static int rehash(Hashmap *h, size_t n_slots) {
         h->slots = slots;
         h->n_slots = n_slots;
         for (size_t k = 0; k < h->n_entries; k++)
-                *find_slot(h, h->entries[k].key) = k + 1;
+                *find_slot_hashed(h, h->entries[k].key, h->entries[k].hash) = k + 1;
         return 0;
 }
 
 int hashmap_put(Hashmap *h, const char *key, void *value) {
+        uint64_t hash = string_hash(key);
         size_t *s;
 
         if (h->n_slots == 0 || (h->n_entries + 1) * 2 > h->n_slots)
                 if (rehash(h, h->n_slots ? h->n_slots * 2 : 64) < 0)
                         return -ENOMEM;
-        s = find_slot(h, key);
+        s = find_slot_hashed(h, key, hash);
         if (*s)
                 return -EEXIST;
         if (GREEDY_REALLOC(h->entries, h->allocated, h->n_entries + 1) < 0)
                 return -ENOMEM;
-        h->entries[h->n_entries] = (struct HashmapEntry) { key, value };
+        h->entries[h->n_entries] = (struct HashmapEntry) { key, value, hash };
         *s = ++h->n_entries;
         return 0;
 }
@@ -64,6 +65,6 @@ void *hashmap_get(const Hashmap *h, const char *key) {
         size_t *s;
         if (h->n_slots == 0)
                 return NULL;
-        s = find_slot(h, key);
+        s = find_slot_hashed(h, key, string_hash(key));
         return *s ? h->entries[*s - 1].value : NULL;
 }

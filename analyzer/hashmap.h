@@ -12,6 +12,7 @@ typedef struct Hashmap {
         struct HashmapEntry {
                 const char *key;
                 void *value;
+                uint64_t hash; /* compared before the key, to skip most string compares */
         } *entries;
         size_t n_entries, allocated;
 } Hashmap;

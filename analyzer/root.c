@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <dirent.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
 #include <limits.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -96,6 +98,75 @@ static int open_resolved(const Root *r, const char *dir) {
         return TAKE_FD(fd);
 }
 
+/* The kernel's RESOLVE_IN_ROOT does what the walk in root_chase() does - symlinks resolved against the root,
+ * ".." never above it, at most 40 hops - in one system call instead of one per component. The in-root path comes
+ * from /proc/self/fd. Returns -EOPNOTSUPP where that is not available (old kernel, seccomp, no /proc): walk. */
+static int chase_in_kernel(const Root *r, const char *path, ChaseFlags flags, char **ret_path, int *ret_fd) {
+#ifdef SYS_openat2
+        static bool unavailable;
+        struct open_how how = {
+                .flags = O_PATH | O_CLOEXEC | ((flags & CHASE_NOFOLLOW_LAST) ? O_NOFOLLOW : 0),
+                .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+        };
+        _cleanup_(closep) int fd = -EBADF;
+        char proc[64], top[PATH_MAX], got[PATH_MAX];
+        ssize_t nt, ng;
+        (void) nt;
+        const char *rest;
+
+        if (unavailable)
+                return -EOPNOTSUPP;
+        fd = (int) syscall(SYS_openat2, r->fd, isempty(path) ? "." : path, &how, sizeof how);
+        if (fd < 0) {
+                int e = errno;
+                if (e == ENOENT || e == ENOTDIR || e == ELOOP || e == ENAMETOOLONG || e == EACCES)
+                        return -e;
+                if (e == ENOSYS || e == EPERM || e == EINVAL || e == E2BIG)
+                        unavailable = true;
+                return -EOPNOTSUPP; /* EAGAIN (a concurrent rename) and the rest: let the walk decide */
+        }
+        if (ret_path) {
+                /* the root's own path is looked up once (checked by device and inode: fds are reused) */
+                static dev_t top_dev;
+                static ino_t top_ino;
+                static char top_cached[PATH_MAX];
+                struct stat st;
+
+                if (fstat(r->fd, &st) < 0)
+                        return -EOPNOTSUPP;
+                if (top_cached[0] && st.st_dev == top_dev && st.st_ino == top_ino)
+                        strcpy(top, top_cached);
+                else {
+                        snprintf(proc, sizeof proc, "/proc/self/fd/%d", r->fd);
+                        nt = readlink(proc, top, sizeof top - 1);
+                        if (nt <= 0 || (size_t) nt >= sizeof top - 1)
+                                return -EOPNOTSUPP;
+                        top[nt] = 0;
+                        strcpy(top_cached, top);
+                        top_dev = st.st_dev;
+                        top_ino = st.st_ino;
+                }
+                snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+                ng = readlink(proc, got, sizeof got - 1);
+                if (ng <= 0 || (size_t) ng >= sizeof got - 1)
+                        return -EOPNOTSUPP;
+                got[ng] = 0;
+                if (streq(top, "/"))
+                        rest = got;
+                else if (!(rest = startswith(got, top)) || (*rest != '/' && *rest != 0))
+                        return -EOPNOTSUPP; /* cannot tell the in-root path: let the walk find it */
+                *ret_path = strdup(*rest ? rest : "/");
+                if (!*ret_path)
+                        return -ENOMEM;
+        }
+        if (ret_fd)
+                *ret_fd = TAKE_FD(fd);
+        return 0;
+#else
+        return -EOPNOTSUPP;
+#endif
+}
+
 int root_chase(const Root *r, const char *path, ChaseFlags flags, char **ret_path, int *ret_fd) {
         _cleanup_(freep) char *done = NULL, *todo = NULL;
         _cleanup_(closep) int fd = -EBADF;
@@ -105,6 +176,11 @@ int root_chase(const Root *r, const char *path, ChaseFlags flags, char **ret_pat
 
         if (!path)
                 return -EINVAL;
+        if (!(flags & CHASE_NONEXISTENT)) {
+                int k = chase_in_kernel(r, path, flags, ret_path, ret_fd);
+                if (k != -EOPNOTSUPP)
+                        return k;
+        }
         done = strdup("/");
         todo = strdup(path);
         if (!done || !todo)
@@ -363,7 +439,12 @@ int root_null_or_empty(const Root *r, const char *path) {
         int e;
 
         /* a symlink to /dev/null inside a root usually dangles (no /dev there): look at the target's name */
-        e = root_chase(r, path, CHASE_NONEXISTENT, &resolved, &fd);
+        /* most paths exist: resolve fast; only a missing target needs the walk that keeps the missing tail */
+        e = root_chase(r, path, 0, &resolved, &fd);
+        if (e == -ENOENT) {
+                resolved = mfree(resolved);
+                e = root_chase(r, path, CHASE_NONEXISTENT, &resolved, &fd);
+        }
         if (e < 0)
                 return e;
         if (streq(resolved, "/dev/null"))
