@@ -91,7 +91,8 @@ static const struct {
         { SD_DEST ".UnitInactive", "the unit is inactive" },
         { "org.freedesktop.DBus.Error.NoReply", "no reply in time, or the manager went away" },
         { "org.freedesktop.DBus.Error.AccessDenied", "access denied (run as root, or check polkit)" },
-        { "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired", "interactive authorization required" },
+        { "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired",
+          "interactive authorization required" },
         { "org.freedesktop.DBus.Error.InvalidArgs", "invalid arguments" },
         { "org.freedesktop.DBus.Error.UnknownProperty",
           "this systemd does not know a property (older than the setting?)" },
@@ -189,7 +190,8 @@ int bus_call_batch(sd_bus *bus, sd_bus_message **calls, size_t n, unsigned windo
                                 goto finish;
                         }
                         slots[next] = (BatchSlot) { .reply = &replies[next], .outstanding = &outstanding };
-                        r = sd_bus_call_async(bus, &slots[next].slot, calls[next], batch_reply, &slots[next], left);
+                        r = sd_bus_call_async(bus, &slots[next].slot, calls[next], batch_reply, &slots[next],
+                                              left);
                         if (r < 0)
                                 goto finish;
                         outstanding++;
@@ -219,11 +221,13 @@ finish:
         return r;
 }
 
-int bus_new_manager_call(sd_bus *bus, const char *path, const char *iface, const char *member, sd_bus_message **ret) {
+int bus_new_manager_call(sd_bus *bus, const char *path, const char *iface, const char *member,
+                         sd_bus_message **ret) {
         _cleanup_(sd_bus_message_unrefp) sd_bus_message *m = NULL;
         int r;
 
-        r = sd_bus_message_new_method_call(bus, &m, SD_DEST, path ?: SD_PATH, iface ?: SD_IFACE_MANAGER, member);
+        r = sd_bus_message_new_method_call(bus, &m, SD_DEST, path ?: SD_PATH, iface ?: SD_IFACE_MANAGER,
+                                           member);
         if (r < 0)
                 return r;
         r = sd_bus_message_set_auto_start(m, 0);

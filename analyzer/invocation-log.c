@@ -29,13 +29,14 @@ static int field(sd_journal *j, const char *name, char **ret) {
 }
 
 static int read_entry(sd_journal *j, const char *invocation_id, bool *seen, InvocationLog *log, size_t max) {
-        _cleanup_(freep) char *pid = NULL, *ident = NULL, *comm = NULL, *msg = NULL, *prio = NULL, *job = NULL,
-                             *unit = NULL, *inv1 = NULL, *inv2 = NULL;
+        _cleanup_(freep) char *pid = NULL, *ident = NULL, *comm = NULL, *msg = NULL, *prio = NULL,
+                              *job = NULL, *unit = NULL, *inv1 = NULL, *inv2 = NULL;
         InvocationLine *l;
         uint64_t rt = 0;
         int r;
 
-        if ((r = field(j, "_SYSTEMD_INVOCATION_ID", &inv1)) < 0 || (r = field(j, "INVOCATION_ID", &inv2)) < 0)
+        if ((r = field(j, "_SYSTEMD_INVOCATION_ID", &inv1)) < 0 ||
+            (r = field(j, "INVOCATION_ID", &inv2)) < 0)
                 return r;
         if (inv1 || inv2) {
                 if (!streq_ptr(inv1, invocation_id) && !streq_ptr(inv2, invocation_id))

@@ -117,7 +117,8 @@ static int on_owner_changed(sd_bus_message *m, void *userdata, sd_bus_error *ret
         if (isempty(new_owner))
                 w->manager_lost = true;
         else if (!isempty(old_owner)) {
-                /* a restart that kept the name busy, or someone replaced the manager: our job is gone with it */
+                /* a restart that kept the name busy, or someone replaced the manager: our job is gone with
+                 * it */
                 w->manager_changed = true;
                 w->manager_lost = true;
         }
@@ -184,7 +185,8 @@ static PumpStop pump(JobWait *w, uint64_t deadline, PumpWhat what) {
                 left = deadline_remaining(deadline);
                 if (left == 0)
                         return PUMP_DEADLINE;
-                /* with a cancel flag, wake up now and then: a signal between the test and the poll is not lost */
+                /* with a cancel flag, wake up now and then: a signal between the test and the poll is not
+                 * lost */
                 if (w->cancel && left > 250 * USEC_PER_MSEC)
                         left = 250 * USEC_PER_MSEC;
                 r = sd_bus_wait(w->bus, left);
@@ -195,7 +197,8 @@ static PumpStop pump(JobWait *w, uint64_t deadline, PumpWhat what) {
         }
 }
 
-int job_wait_init(JobWait *w, sd_bus *bus, const char *unit, uint64_t deadline, volatile sig_atomic_t *cancel) {
+int job_wait_init(JobWait *w, sd_bus *bus, const char *unit, uint64_t deadline,
+                  volatile sig_atomic_t *cancel) {
         _cleanup_(freep) char *job_match = NULL;
         int r;
 
@@ -212,7 +215,8 @@ int job_wait_init(JobWait *w, sd_bus *bus, const char *unit, uint64_t deadline, 
                             "path='" SD_PATH "',interface='" SD_IFACE_MANAGER "',member='JobRemoved'");
         if (!job_match)
                 return -ENOMEM;
-        r = sd_bus_add_match_async(bus, &w->slot_job_removed, job_match, on_job_removed, on_match_installed, w);
+        r = sd_bus_add_match_async(bus, &w->slot_job_removed, job_match, on_job_removed, on_match_installed,
+                                   w);
         if (r < 0)
                 return r;
         if (!w->direct)
@@ -225,11 +229,12 @@ int job_wait_init(JobWait *w, sd_bus *bus, const char *unit, uint64_t deadline, 
         if (r < 0)
                 return r;
         if (!w->direct) {
-                r = sd_bus_add_match_async(bus, &w->slot_owner,
-                                           "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
-                                           "interface='org.freedesktop.DBus',member='NameOwnerChanged',"
-                                           "arg0='" SD_DEST "'",
-                                           on_owner_changed, on_match_installed, w);
+                r = sd_bus_add_match_async(
+                        bus, &w->slot_owner,
+                        "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
+                        "interface='org.freedesktop.DBus',member='NameOwnerChanged',"
+                        "arg0='" SD_DEST "'",
+                        on_owner_changed, on_match_installed, w);
                 if (r < 0)
                         return r;
                 w->matches_pending++;
@@ -278,7 +283,8 @@ static JobWaitStatus status_after(JobWait *w, PumpStop stop) {
                 return JOB_WAIT_INTERRUPTED;
         if (w->reply == JOB_REPLY_ERROR) {
                 /* sd-bus answers pending calls with NoReply when the connection closes */
-                if (sd_bus_error_has_name(&w->error, "org.freedesktop.DBus.Error.NoReply") && sd_bus_is_open(w->bus) <= 0)
+                if (sd_bus_error_has_name(&w->error, "org.freedesktop.DBus.Error.NoReply") &&
+                    sd_bus_is_open(w->bus) <= 0)
                         return JOB_WAIT_BUS_LOST;
                 return JOB_WAIT_CALL_FAILED;
         }

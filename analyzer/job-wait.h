@@ -2,11 +2,12 @@
 #pragma once
 
 /* Calling a manager method that returns a job (StartTransientUnit, StopUnit, ...) and waiting for that job's
- * JobRemoved, the way knowledge/dbus-jobs.md §3 says: the match rules are installed (synchronously, within the
- * deadline) before the call is sent; one deadline bounds everything and every wait gets the time left; a
- * JobRemoved that arrives before the reply is buffered; the job is the exact path of the reply; callbacks only
- * record state; every slot is owned and released before the wait ends; a timeout, a lost bus or a manager that
- * left the bus is reported as such, never as success. The caller owns the connection; nothing here prints. */
+ * JobRemoved, the way knowledge/dbus-jobs.md §3 says: the match rules are installed (synchronously, within
+ * the deadline) before the call is sent; one deadline bounds everything and every wait gets the time left; a
+ * JobRemoved that arrives before the reply is buffered; the job is the exact path of the reply; callbacks
+ * only record state; every slot is owned and released before the wait ends; a timeout, a lost bus or a
+ * manager that left the bus is reported as such, never as success. The caller owns the connection; nothing
+ * here prints. */
 
 #include <signal.h>
 #include <systemd/sd-bus.h>
@@ -56,7 +57,7 @@ typedef struct JobWait {
         JobEarly early[JOB_WAIT_EARLY_MAX];
         size_t n_early;
         size_t n_early_dropped;    /* early JobRemoved for our unit beyond the buffer */
-        size_t n_ignored;          /* JobRemoved that were not ours (other units, other jobs, duplicates, ...) */
+        size_t n_ignored; /* JobRemoved that were not ours (other units, other jobs, duplicates, ...) */
         size_t n_malformed;
         bool oom;                  /* a callback could not copy: the wait fails with -ENOMEM */
         bool bus_lost;
@@ -72,17 +73,18 @@ typedef struct JobWait {
         sd_bus_slot *slot_call;
 } JobWait;
 
-/* Installs the matches (JobRemoved; Disconnected; NameOwnerChanged of org.freedesktop.systemd1 unless direct)
- * and waits until the bus daemon acknowledged them, within deadline. Returns 0; -ETIMEDOUT; or -errno with
- * w->match_bus_error set when the daemon refused a match (then nothing else must be sent). */
-int job_wait_init(JobWait *w, sd_bus *bus, const char *unit, uint64_t deadline, volatile sig_atomic_t *cancel);
+/* Installs the matches (JobRemoved; Disconnected; NameOwnerChanged of org.freedesktop.systemd1 unless
+ * direct) and waits until the bus daemon acknowledged them, within deadline. Returns 0; -ETIMEDOUT; or
+ * -errno with w->match_bus_error set when the daemon refused a match (then nothing else must be sent). */
+int job_wait_init(JobWait *w, sd_bus *bus, const char *unit, uint64_t deadline,
+                  volatile sig_atomic_t *cancel);
 /* Releases every slot first, then frees the state. Safe on a zeroed or half-initialised JobWait. */
 void job_wait_done(JobWait *w);
 
-/* Sends call (its auto-start should be off) and waits for its reply and for JobRemoved of the job path in the
- * reply, until deadline. A reply that is not an object path is a JOB_WAIT_CALL_FAILED with error
- * org.bootrace.BadReply. May be called again on the same JobWait for a retry: the per-call state (reply, job,
- * result, early buffer) is reset first; the matches stay. Returns the status (>= 0) or -errno for local
+/* Sends call (its auto-start should be off) and waits for its reply and for JobRemoved of the job path in
+ * the reply, until deadline. A reply that is not an object path is a JOB_WAIT_CALL_FAILED with error
+ * org.bootrace.BadReply. May be called again on the same JobWait for a retry: the per-call state (reply,
+ * job, result, early buffer) is reset first; the matches stay. Returns the status (>= 0) or -errno for local
  * failures (out of memory, message construction). */
 int job_wait_call(JobWait *w, sd_bus_message *call, uint64_t deadline);
 

@@ -258,8 +258,8 @@ const char *live_format_timespan(char buf[static 64], uint64_t t) {
                                 j--;
                         }
                         if (j > 0) {
-                                k = snprintf(p, l, "%s%" PRIu64 ".%0*" PRIu64 "%s", p > buf ? " " : "", a, j, b,
-                                             table[i].suffix);
+                                k = snprintf(p, l, "%s%" PRIu64 ".%0*" PRIu64 "%s", p > buf ? " " : "", a, j,
+                                             b, table[i].suffix);
                                 t = 0;
                                 done = true;
                         }

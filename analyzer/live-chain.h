@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
-/* The critical chain of a unit on a running system, computed as systemd-analyze critical-chain does: from the
- * unit, follow only After= edges; among the predecessors that became active during the boot (0 < activated <=
- * FinishTimestamp) keep the one(s) that became active last (within fuzz) and recurse. A greedy backward walk,
- * not a longest path; a unit met again is shown once more with "..." below it and not followed. */
+/* The critical chain of a unit on a running system, computed as systemd-analyze critical-chain does: from
+ * the unit, follow only After= edges; among the predecessors that became active during the boot (0 <
+ * activated <= FinishTimestamp) keep the one(s) that became active last (within fuzz) and recurse. A greedy
+ * backward walk, not a longest path; a unit met again is shown once more with "..." below it and not
+ * followed. */
 
 #include "live.h"
 

@@ -212,7 +212,8 @@ int live_report_graph(const LiveSystem *s, const char * const *units, size_t n_u
                                         json_begin_object(&w);
                                         json_kv_string(&w, "path", *p);
                                         json_kv_string(&w, "mode",
-                                                       d == LIVE_DEP_WANTS_MOUNTS_FOR ? "wants" : "requires");
+                                                       d == LIVE_DEP_WANTS_MOUNTS_FOR ? "wants" :
+                                                                                        "requires");
                                         json_key(&w, "origin");
                                         graph_json_origin(&w);
                                         json_end_object(&w);
@@ -249,14 +250,15 @@ int live_report_graph(const LiveSystem *s, const char * const *units, size_t n_u
                 fputs("}\n", f);
         } else {
                 for (size_t i = 0; i < n; i++)
-                        fprintf(f, "%s\t%s\t%s\t-\tlive\n", e[i].from, live_dep_to_string(e[i].type), e[i].to);
+                        fprintf(f, "%s\t%s\t%s\t-\tlive\n", e[i].from, live_dep_to_string(e[i].type),
+                                e[i].to);
                 for (size_t i = 0; i < s->n_units; i++) {
                         const LiveUnit *u = s->units[i];
                         if (!wanted(s, units, n_units, u->id))
                                 continue;
                         for (LiveDep d = LIVE_DEP_REQUIRES_MOUNTS_FOR; d <= LIVE_DEP_WANTS_MOUNTS_FOR; d++)
                                 STRV_FOREACH(p, u->deps[d])
-                                        fprintf(f, "%s\t%s\t%s\t-\tlive\n", u->id, live_dep_to_string(d), *p);
+                        fprintf(f, "%s\t%s\t%s\t-\tlive\n", u->id, live_dep_to_string(d), *p);
                 }
         }
         return 0;
@@ -293,7 +295,8 @@ void live_report_chain_text(const LiveChain *c, bool color, FILE *f) {
                 if (c->t.time)
                         fprintf(f, "%s%s +%s%s\n", red, c->unit, live_format_timespan(a, c->t.time), normal);
                 else if (c->t.activated > c->userspace)
-                        fprintf(f, "%s @%s\n", c->unit, live_format_timespan(a, c->t.activated - c->userspace));
+                        fprintf(f, "%s @%s\n", c->unit,
+                                live_format_timespan(a, c->t.activated - c->userspace));
                 else
                         fprintf(f, "%s\n", c->unit);
         }

@@ -10,8 +10,8 @@
 #include "live-chain.h"
 #include "live.h"
 
-/* The header of every live JSON report: "tool", "version", "source": "live", "systemd" (the manager's Version),
- * "virtualization". Leaves the object open. */
+/* The header of every live JSON report: "tool", "version", "source": "live", "systemd" (the manager's
+ * Version), "virtualization". Leaves the object open. */
 void live_report_json_begin(JsonWriter *w, const LiveSystem *s);
 
 void live_report_units_text(const LiveSystem *s, LiveUnit * const *units, size_t n, FILE *f);
@@ -20,9 +20,9 @@ void live_report_units_json(const LiveSystem *s, LiveUnit * const *units, size_t
 
 /* The typed edges (live_graph_edges()) of every loaded unit, or of the n units named (any of their names).
  * format: text, json or dot. Returns 0 or -ENOMEM. */
-int live_report_graph(const LiveSystem *s, const char * const *units, size_t n, OutputFormat format, FILE *f);
+int live_report_graph(const LiveSystem *s, const char *const *units, size_t n, OutputFormat format, FILE *f);
 
-/* The chain as systemd-analyze critical-chain prints it (colour: the units that took time, in red; the tree in
- * box-drawing characters unless the locale is set and not UTF-8, as systemd does). */
+/* The chain as systemd-analyze critical-chain prints it (colour: the units that took time, in red; the tree
+ * in box-drawing characters unless the locale is set and not UTF-8, as systemd does). */
 void live_report_chain_text(const LiveChain *c, bool color, FILE *f);
 void live_report_chain_json(const LiveSystem *s, const LiveChain *c, FILE *f);

@@ -358,7 +358,8 @@ static void messages_free(sd_bus_message **l, size_t n) {
         free(l);
 }
 
-/* GetAll(Unit) on every path, pipelined; adds the units to s. NoSuchUnit/UnknownObject: the unit went away. */
+/* GetAll(Unit) on every path, pipelined; adds the units to s. NoSuchUnit/UnknownObject: the unit went away.
+ */
 static int load_paths(sd_bus *bus, uint64_t deadline, unsigned window, LiveSystem *s, char **paths, size_t n,
                       DiagList *diags, sd_bus_error *error) {
         sd_bus_message **calls = calloc(n + 1, sizeof(sd_bus_message *));
@@ -370,7 +371,8 @@ static int load_paths(sd_bus *bus, uint64_t deadline, unsigned window, LiveSyste
                 goto finish;
         }
         for (size_t i = 0; i < n; i++) {
-                r = bus_new_manager_call(bus, paths[i], "org.freedesktop.DBus.Properties", "GetAll", &calls[i]);
+                r = bus_new_manager_call(bus, paths[i], "org.freedesktop.DBus.Properties", "GetAll",
+                                         &calls[i]);
                 if (r >= 0)
                         r = sd_bus_message_append(calls[i], "s", SD_IFACE_UNIT);
                 if (r < 0)
@@ -432,8 +434,8 @@ int live_load_all(sd_bus *bus, const LiveOptions *o, LiveSystem *s, DiagList *di
         r = sd_bus_message_enter_container(reply, 'a', "(ssssssouso)");
         if (r < 0)
                 return r;
-        while ((r = sd_bus_message_read(reply, "(ssssssouso)", &id, NULL, NULL, NULL, NULL, NULL, &path, NULL, NULL,
-                                        NULL)) > 0) {
+        while ((r = sd_bus_message_read(reply, "(ssssssouso)", &id, NULL, NULL, NULL, NULL, NULL, &path,
+                                        NULL, NULL, NULL)) > 0) {
                 if (live_system_find(s, id))
                         continue;
                 r = strv_extend(&paths, path);
@@ -501,7 +503,8 @@ int live_load_units(sd_bus *bus, const LiveOptions *o, LiveSystem *s, char * con
                         if (streq_ptr(s->units[j]->object_path, paths[i])) {
                                 r = strv_extend(&s->requested, names[i]);
                                 if (r >= 0)
-                                        r = hashmap_put(&s->by_name, s->requested[strv_length(s->requested) - 1],
+                                        r = hashmap_put(&s->by_name,
+                                                        s->requested[strv_length(s->requested) - 1],
                                                         s->units[j]);
                                 break;
                         }

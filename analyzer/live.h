@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
-/* Units as a running systemd holds them, read over sd-bus: names, load and active state, fragment and drop-ins,
- * every dependency list by type (implicit and default edges included; PID 1 does not say where an edge came
- * from), and the monotonic state-change timestamps. One GetAll(org.freedesktop.systemd1.Unit) per unit,
- * pipelined (many calls in flight), never one call per property. Nothing here prints. */
+/* Units as a running systemd holds them, read over sd-bus: names, load and active state, fragment and
+ * drop-ins, every dependency list by type (implicit and default edges included; PID 1 does not say where an
+ * edge came from), and the monotonic state-change timestamps. One GetAll(org.freedesktop.systemd1.Unit) per
+ * unit, pipelined (many calls in flight), never one call per property. Nothing here prints. */
 
 #include <systemd/sd-bus.h>
 
 #include "diag.h"
 #include "hashmap.h"
 
-/* The dependency lists of org.freedesktop.systemd1.Unit, forward types first. A property this systemd does not
- * have is absent (LiveUnit.has_deps), which differs from an empty list. */
+/* The dependency lists of org.freedesktop.systemd1.Unit, forward types first. A property this systemd does
+ * not have is absent (LiveUnit.has_deps), which differs from an empty list. */
 typedef enum LiveDep {
         LIVE_DEP_REQUIRES,
         LIVE_DEP_REQUISITE,
@@ -141,8 +141,8 @@ int live_unit_from_getall(sd_bus_message *reply, const char *object_path, LiveUn
 LiveUnit *live_unit_free(LiveUnit *u);
 
 /* One typed dependency edge for a graph: the seam for the graph verb (graph --live) and for drift. from/to
- * point into s; type is a forward type with live_dep_is_graph_edge() (After= for every ordering edge). Edges come
- * unit by unit in s's order, types in LiveDep order. Returns 0 or -ENOMEM; the caller frees *ret. */
+ * point into s; type is a forward type with live_dep_is_graph_edge() (After= for every ordering edge). Edges
+ * come unit by unit in s's order, types in LiveDep order. Returns 0 or -ENOMEM; the caller frees *ret. */
 typedef struct LiveEdge {
         const char *from;
         const char *to;

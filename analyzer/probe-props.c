@@ -8,10 +8,10 @@
 typedef enum ProbeKind {
         PK_BOOL,
         PK_PRIVATE_TMP, /* yes/no, or (257+) connected/disconnected -> PrivateTmpEx */
-        PK_PROTECT,     /* ProtectSystem=/ProtectHome=: a boolean becomes "yes"/"no", other words pass as is */
+        PK_PROTECT, /* ProtectSystem=/ProtectHome=: a boolean becomes "yes"/"no", other words pass as is */
         PK_STRING,
         PK_UMASK,
-        PK_LIST,        /* as: paths (with their -/+ prefixes) or words */
+        PK_LIST, /* as: paths (with their -/+ prefixes) or words */
         PK_BINDS,
         PK_TMPFS,
 } ProbeKind;
@@ -76,16 +76,57 @@ static const ProbeKey probe_keys[] = {
 };
 
 /* Keys about how the main process is run, restarted or stopped: not part of the sandbox, never reported. */
-static const char * const frame_keys[] = {
-        "Type", "ExecStart", "ExecStartPre", "ExecStartPost", "ExecStop", "ExecStopPost", "ExecReload",
-        "ExecCondition", "Restart", "RestartSec", "RestartPreventExitStatus", "RestartForceExitStatus",
-        "SuccessExitStatus", "RemainAfterExit", "PIDFile", "BusName", "NotifyAccess", "WatchdogSec",
-        "TimeoutSec", "TimeoutStartSec", "TimeoutStopSec", "TimeoutAbortSec", "RuntimeMaxSec", "KillMode",
-        "KillSignal", "SendSIGKILL", "SendSIGHUP", "FinalKillSignal", "GuessMainPID", "StandardInput",
-        "StandardOutput", "StandardError", "SyslogIdentifier", "SyslogFacility", "SyslogLevel", "Sockets",
-        "FileDescriptorStoreMax", "ExitType", "OOMPolicy", "RestartMode", "RestartSteps", "RestartMaxDelaySec",
-        "TTYPath", "TTYReset", "TTYVHangup", "TTYVTDisallocate", "USBFunctionDescriptors", "USBFunctionStrings",
-        "Slice", "Delegate",
+static const char *const frame_keys[] = {
+        "Type",
+        "ExecStart",
+        "ExecStartPre",
+        "ExecStartPost",
+        "ExecStop",
+        "ExecStopPost",
+        "ExecReload",
+        "ExecCondition",
+        "Restart",
+        "RestartSec",
+        "RestartPreventExitStatus",
+        "RestartForceExitStatus",
+        "SuccessExitStatus",
+        "RemainAfterExit",
+        "PIDFile",
+        "BusName",
+        "NotifyAccess",
+        "WatchdogSec",
+        "TimeoutSec",
+        "TimeoutStartSec",
+        "TimeoutStopSec",
+        "TimeoutAbortSec",
+        "RuntimeMaxSec",
+        "KillMode",
+        "KillSignal",
+        "SendSIGKILL",
+        "SendSIGHUP",
+        "FinalKillSignal",
+        "GuessMainPID",
+        "StandardInput",
+        "StandardOutput",
+        "StandardError",
+        "SyslogIdentifier",
+        "SyslogFacility",
+        "SyslogLevel",
+        "Sockets",
+        "FileDescriptorStoreMax",
+        "ExitType",
+        "OOMPolicy",
+        "RestartMode",
+        "RestartSteps",
+        "RestartMaxDelaySec",
+        "TTYPath",
+        "TTYReset",
+        "TTYVHangup",
+        "TTYVTDisallocate",
+        "USBFunctionDescriptors",
+        "USBFunctionStrings",
+        "Slice",
+        "Delegate",
 };
 
 static const char * const *supported_cache;
@@ -265,7 +306,8 @@ static int apply(TransientProps *props, const ProbeKey *k, const char *value, ch
                         if (r < 0)
                                 return r;
                 }
-                if (!p->strv && (!(p->strv = calloc(1, sizeof(char *))) || !(p->strv2 = calloc(1, sizeof(char *)))))
+                if (!p->strv &&
+                    (!(p->strv = calloc(1, sizeof(char *))) || !(p->strv2 = calloc(1, sizeof(char *)))))
                         return -ENOMEM;
                 return 0;
         }
@@ -315,8 +357,8 @@ int probe_props_from_unit(const Unit *u, const SettingStatus *st, const Rules *r
                         if (r == -ENOMEM)
                                 return r;
                         if (r < 0) {
-                                (void) diag_add(diags, DIAG_ERROR, file, s->line, "%s=%s: cannot split the value",
-                                                s->key, s->value);
+                                (void) diag_add(diags, DIAG_ERROR, file, s->line,
+                                                "%s=%s: cannot split the value", s->key, s->value);
                                 return -EINVAL;
                         }
                 } else {
@@ -324,8 +366,8 @@ int probe_props_from_unit(const Unit *u, const SettingStatus *st, const Rules *r
                         if (r == -ENOMEM)
                                 return r;
                         if (r < 0 && r != -ENXIO) {
-                                (void) diag_add(diags, DIAG_ERROR, file, s->line, "%s=%s: systemd would refuse it",
-                                                s->key, s->value);
+                                (void) diag_add(diags, DIAG_ERROR, file, s->line,
+                                                "%s=%s: systemd would refuse it", s->key, s->value);
                                 return -EINVAL;
                         }
                         if (!value && !(value = strdup(s->value)))
@@ -333,7 +375,8 @@ int probe_props_from_unit(const Unit *u, const SettingStatus *st, const Rules *r
                 }
                 r = apply(props, k, value, words, origin, &err);
                 if (r == -EINVAL) {
-                        (void) diag_add(diags, DIAG_ERROR, file, s->line, "%s=%s: %s", s->key, s->value, err);
+                        (void) diag_add(diags, DIAG_ERROR, file, s->line, "%s=%s: %s", s->key, s->value,
+                                        err);
                         return r;
                 }
                 if (r < 0)

@@ -26,7 +26,8 @@ void transient_props_done(TransientProps *p) {
         *p = (TransientProps) {};
 }
 
-TransientProp *transient_props_add(TransientProps *p, const char *name, TransientPropKind kind, const char *origin) {
+TransientProp *transient_props_add(TransientProps *p, const char *name, TransientPropKind kind,
+                                   const char *origin) {
         TransientProp *x = NULL;
 
         for (size_t i = 0; i < p->n; i++)
@@ -324,7 +325,7 @@ static int set_str(char **p, const char *v) {
 }
 
 /* A call with the time left until deadline. Returns 0, -ETIMEDOUT when no time is left, or the call's error
- * (error set for method errors). Afterwards, pending signals are processed so a lost bus or manager shows. */
+ * (error set for method errors). Afterwards pending signals are processed, so a lost bus or manager shows. */
 static int call_bounded(JobWait *w, sd_bus_message *m, uint64_t deadline, sd_bus_error *error,
                         sd_bus_message **reply) {
         uint64_t left = deadline_remaining(deadline);
@@ -441,8 +442,8 @@ static bool error_is_gone(const sd_bus_error *e) {
                sd_bus_error_has_name(e, "org.freedesktop.DBus.Error.UnknownInterface");
 }
 
-/* GetUnit + GetAll of the interfaces given. Returns 1 when read, 0 when the unit is not loaded (any more), or
- * -errno (-ETIMEDOUT when the deadline passed; error set for other method errors). */
+/* GetUnit + GetAll of the interfaces given. Returns 1 when read, 0 when the unit is not loaded (any more),
+ * or -errno (-ETIMEDOUT when the deadline passed; error set for other method errors). */
 static int unit_state_read(JobWait *w, const char *name, bool service, uint64_t deadline, UnitState *st,
                            sd_bus_error *error) {
         _cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
@@ -487,7 +488,8 @@ typedef enum Decision {
 } Decision;
 
 static bool state_is_busy(const char *s) {
-        static const char * const busy[] = { "active", "activating", "deactivating", "reloading", "refreshing" };
+        static const char *const busy[] = { "active", "activating", "deactivating", "reloading",
+                                            "refreshing" };
         for (size_t i = 0; s && i < ELEMENTSOF(busy); i++)
                 if (streq(s, busy[i]))
                         return true;
@@ -506,7 +508,8 @@ static int result_from_state(TransientResult *res, UnitState *st) {
 }
 
 /* Maps a failure of a helper call to the result; returns DECIDE_STOP. */
-static Decision helper_failed(JobWait *w, TransientResult *res, int r, sd_bus_error *error, const char *phase) {
+static Decision helper_failed(JobWait *w, TransientResult *res, int r, sd_bus_error *error,
+                              const char *phase) {
         res->phase = phase;
         if (w->cancel && *w->cancel)
                 res->outcome = TRANSIENT_INTERRUPTED;
@@ -538,7 +541,8 @@ static Decision unit_exists(JobWait *w, const TransientRequest *req, unsigned at
                 return helper_failed(w, res, r, &error, "inspecting the unit in the way");
         if (r == 0) /* gone meanwhile */
                 return DECIDE_RETRY;
-        if (!st.transient || (!isempty(st.fragment_path) && !startswith(st.fragment_path, "/run/systemd/transient/"))) {
+        if (!st.transient ||
+            (!isempty(st.fragment_path) && !startswith(st.fragment_path, "/run/systemd/transient/"))) {
                 result_from_state(res, &st);
                 return DECIDE_NAME_CLASH;
         }
@@ -547,7 +551,7 @@ static Decision unit_exists(JobWait *w, const TransientRequest *req, unsigned at
                 return DECIDE_ALREADY_RUNNING;
         }
         if (streq_ptr(st.active_state, "failed")) {
-                /* a stale failed transient unit (CollectMode=inactive keeps it): clear it, then GC unloads it */
+                /* a stale failed transient unit (CollectMode=inactive keeps it): clear it; GC unloads it */
                 _cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
                 res->resets++;
                 r = manager_call(w, "ResetFailedUnit", deadline, &error, &reply, "s", req->name);
@@ -594,8 +598,9 @@ static void cleanup_by_name(JobWait *w, const TransientRequest *req, TransientRe
         if (st == JOB_WAIT_CALL_FAILED && error_is_gone(&w->error))
                 what = NULL; /* nothing loaded: nothing to stop */
         else if (st == JOB_WAIT_DEADLINE)
-                what = w->reply == JOB_REPLY_PENDING ? "StopUnit got no reply within the cleanup budget" :
-                                                       "the stop job did not finish within the cleanup budget";
+                what = w->reply == JOB_REPLY_PENDING ?
+                               "StopUnit got no reply within the cleanup budget" :
+                               "the stop job did not finish within the cleanup budget";
         else if (st == JOB_WAIT_CALL_FAILED) {
                 char buf[512];
                 (void) asprintf_safe(&res->cleanup_detail, "StopUnit failed: %s",
@@ -741,17 +746,20 @@ int transient_run(sd_bus *bus, const TransientRequest *req, TransientResult *res
                 break;
         case JOB_WAIT_DEADLINE:
                 res->outcome = TRANSIENT_TIMEOUT;
-                res->phase = w.reply == JOB_REPLY_PENDING ? "waiting for the reply" : "waiting for JobRemoved";
+                res->phase =
+                        w.reply == JOB_REPLY_PENDING ? "waiting for the reply" : "waiting for JobRemoved";
                 cleanup_by_name(&w, req, res);
                 break;
         case JOB_WAIT_INTERRUPTED:
                 res->outcome = TRANSIENT_INTERRUPTED;
-                res->phase = w.reply == JOB_REPLY_PENDING ? "waiting for the reply" : "waiting for JobRemoved";
+                res->phase =
+                        w.reply == JOB_REPLY_PENDING ? "waiting for the reply" : "waiting for JobRemoved";
                 cleanup_by_name(&w, req, res);
                 break;
         case JOB_WAIT_BUS_LOST:
                 res->outcome = TRANSIENT_BUS_LOST;
-                res->phase = w.reply == JOB_REPLY_PENDING ? "waiting for the reply" : "waiting for JobRemoved";
+                res->phase =
+                        w.reply == JOB_REPLY_PENDING ? "waiting for the reply" : "waiting for JobRemoved";
                 break;
         case JOB_WAIT_MANAGER_GONE:
                 res->outcome = TRANSIENT_MANAGER_GONE;
@@ -818,8 +826,8 @@ static char *explain_failed(const TransientResult *r) {
         const char *sn;
 
         if (r->details_missing || !res)
-                return strdup("the job failed; the unit was collected before its Result could be read, so only the "
-                              "job result is known");
+                return strdup("the job failed; the unit was collected before its Result could be read, so "
+                              "only the job result is known");
         sn = signal_name(r->exec_main_status);
         if (!sn) {
                 snprintf(sig, sizeof sig, "signal %d", r->exec_main_status);
@@ -827,14 +835,15 @@ static char *explain_failed(const TransientResult *r) {
         }
         if (streq(res, "exit-code")) {
                 const char *n = exit_status_name(r->exec_main_status);
-                const char *why = r->exec_main_status == 226 ?
-                                          ": systemd could not set up the mount namespace (PrivateTmp=, ProtectSystem=, "
-                                          "ReadWritePaths=, ...): a read-only or missing path?" :
-                                  r->exec_main_status == 203 ?
-                                          ": the command could not be executed (missing, not executable, or on a file "
-                                          "system not mounted yet)" :
-                                  r->exec_main_status >= 200 && n ? ": systemd failed while setting up the process" :
-                                                                    "";
+                const char *why =
+                        r->exec_main_status == 226 ?
+                                ": systemd could not set up the mount namespace (PrivateTmp=, ProtectSystem=, "
+                                "ReadWritePaths=, ...): a read-only or missing path?" :
+                        r->exec_main_status == 203 ?
+                                ": the command could not be executed (missing, not executable, or on a file "
+                                "system not mounted yet)" :
+                        r->exec_main_status >= 200 && n ? ": systemd failed while setting up the process" :
+                                                          "";
                 (void) asprintf_safe(&s, "Result=exit-code: the process exited with status %d%s%s%s%s",
                                      r->exec_main_status, n ? " (" : "", n ? n : "", n ? ")" : "", why);
         } else if (streq(res, "signal"))
@@ -842,14 +851,16 @@ static char *explain_failed(const TransientResult *r) {
         else if (streq(res, "core-dump"))
                 (void) asprintf_safe(&s, "Result=core-dump: the process dumped core (%s)", sn);
         else if (streq(res, "resources"))
-                s = strdup("Result=resources: systemd could not set up the unit's resources (for example the "
-                           "PrivateTmp= directories on a read-only file system)");
+                s = strdup(
+                        "Result=resources: systemd could not set up the unit's resources (for example the "
+                        "PrivateTmp= directories on a read-only file system)");
         else if (streq(res, "oom-kill"))
                 s = strdup("Result=oom-kill: the kernel's OOM killer killed a process of the unit");
         else if (streq(res, "start-limit-hit"))
                 s = strdup("Result=start-limit-hit: the unit was started too often (StartLimitBurst=)");
         else if (streq(res, "timeout"))
-                s = strdup("Result=timeout: a timeout of the unit was hit (TimeoutStartSec=, RuntimeMaxSec=)");
+                s = strdup(
+                        "Result=timeout: a timeout of the unit was hit (TimeoutStartSec=, RuntimeMaxSec=)");
         else if (streq(res, "watchdog"))
                 s = strdup("Result=watchdog: the watchdog timed out");
         else
@@ -868,15 +879,17 @@ char *transient_explain(const TransientResult *r) {
         case TRANSIENT_SKIPPED:
                 return strdup("job skipped: a condition of the unit failed, nothing ran (not a failure)");
         case TRANSIENT_CANCELED:
-                (void) asprintf_safe(&s, "job %s: the start was canceled (a conflicting job, or the unit was "
-                                         "stopped meanwhile): the outcome of the command is unknown",
+                (void) asprintf_safe(&s,
+                                     "job %s: the start was canceled (a conflicting job, or the unit was "
+                                     "stopped meanwhile): the outcome of the command is unknown",
                                      strna(r->job_result));
                 return s;
         case TRANSIENT_JOB_TIMEOUT:
                 return strdup("job timeout: the unit's own start timeout passed");
         case TRANSIENT_DEPENDENCY:
-                return strdup("job dependency: a unit it needs failed (for PrivateTmp= that can be tmp.mount or "
-                              "systemd-tmpfiles-setup.service)");
+                return strdup(
+                        "job dependency: a unit it needs failed (for PrivateTmp= that can be tmp.mount or "
+                        "systemd-tmpfiles-setup.service)");
         case TRANSIENT_INVALID:
                 return strdup("job invalid: the job type does not apply to the unit");
         case TRANSIENT_ASSERT:
@@ -912,16 +925,20 @@ char *transient_explain(const TransientResult *r) {
                 return s;
         case TRANSIENT_ALREADY_RUNNING:
                 (void) asprintf_safe(&s, "a unit of that name is already %s%s%s: it was left alone",
-                                     strna(r->active_state), r->sub_state ? " " : "", strempty(r->sub_state));
+                                     strna(r->active_state), r->sub_state ? " " : "",
+                                     strempty(r->sub_state));
                 return s;
         case TRANSIENT_NAME_CLASH:
-                (void) asprintf_safe(&s, "the name belongs to a unit that is not a transient unit (%s): it was left "
-                                     "alone",
-                                     isempty(r->fragment_path) ? "no fragment" : r->fragment_path);
+                (void) asprintf_safe(
+                        &s,
+                        "the name belongs to a unit that is not a transient unit (%s): it was left "
+                        "alone",
+                        isempty(r->fragment_path) ? "no fragment" : r->fragment_path);
                 return s;
         case TRANSIENT_NAME_IN_USE:
-                return strdup("a loaded unit of that name did not go away after resetting and retrying (pinned by "
-                              "a reference or a dependency?)");
+                return strdup(
+                        "a loaded unit of that name did not go away after resetting and retrying (pinned by "
+                        "a reference or a dependency?)");
         default:
                 return strdup("unknown outcome");
         }

@@ -3,9 +3,9 @@
 
 /* Starting a transient unit and learning, without guessing, what became of it (knowledge/dbus-jobs.md §3–4):
  * StartTransientUnit with mode "fail", waited for with job-wait; UnitExists is inspected, never assumed fine
- * (a stale failed transient unit is reset and the start retried; an active one or a unit file of that name is
- * left alone); a timeout, a lost bus, a manager that left or an interruption is "unknown", and the unit is then
- * stopped and reset on a small budget of its own. Nothing here prints. */
+ * (a stale failed transient unit is reset and the start retried; an active one or a unit file of that name
+ * is left alone); a timeout, a lost bus, a manager that left or an interruption is "unknown", and the unit
+ * is then stopped and reset on a small budget of its own. Nothing here prints. */
 
 #include <signal.h>
 #include <systemd/sd-bus.h>
@@ -31,7 +31,8 @@ typedef struct TransientProp {
         bool b;
         uint32_t u;
         char *s;            /* string; for EXEC the path */
-        char **strv;        /* list; EXEC argv; BINDS/TMPFS "source\0dest"-style pairs, see transient_prop_add_pair */
+        char **strv; /* list; EXEC argv; BINDS/TMPFS "source\0dest"-style pairs, see transient_prop_add_pair
+                      */
         char **strv2;       /* BINDS destinations, TMPFS options */
         uint64_t *flags;    /* BINDS: 0 or MS_REC (16384) */
         bool *ignore;       /* BINDS: '-' prefix (missing source is fine) */
@@ -47,7 +48,8 @@ typedef struct TransientProps {
 void transient_props_done(TransientProps *p);
 /* Adds a property; returns it (owned by p) or NULL on OOM. A later property of the same name replaces an
  * earlier one. */
-TransientProp *transient_props_add(TransientProps *p, const char *name, TransientPropKind kind, const char *origin);
+TransientProp *transient_props_add(TransientProps *p, const char *name, TransientPropKind kind,
+                                   const char *origin);
 const TransientProp *transient_props_get(const TransientProps *p, const char *name);
 /* Appends every property as (sv) to m, which must be inside the a(sv) container. */
 int transient_props_append(const TransientProps *p, sd_bus_message *m);
@@ -57,12 +59,13 @@ char *transient_prop_format(const TransientProp *p);
 /* ---- running */
 
 typedef enum TransientOutcome {
-        TRANSIENT_DONE,            /* job done */
-        TRANSIENT_SKIPPED,         /* job skipped: a condition failed, nothing ran (not a failure) */
-        TRANSIENT_CANCELED,        /* job canceled or collected */
-        TRANSIENT_FAILED,          /* job failed: the Service Result and exit status say why */
-        TRANSIENT_JOB_TIMEOUT,     /* job timeout: a start timeout of the unit itself */
-        TRANSIENT_DEPENDENCY,      /* job dependency: something it needs failed (a mount PrivateTmp= pulls in, ...) */
+        TRANSIENT_DONE,        /* job done */
+        TRANSIENT_SKIPPED,     /* job skipped: a condition failed, nothing ran (not a failure) */
+        TRANSIENT_CANCELED,    /* job canceled or collected */
+        TRANSIENT_FAILED,      /* job failed: the Service Result and exit status say why */
+        TRANSIENT_JOB_TIMEOUT, /* job timeout: a start timeout of the unit itself */
+        TRANSIENT_DEPENDENCY,  /* job dependency: something it needs failed (a mount PrivateTmp= pulls in,
+                                  ...) */
         TRANSIENT_INVALID,
         TRANSIENT_ASSERT,
         TRANSIENT_UNSUPPORTED,
@@ -107,7 +110,7 @@ typedef struct TransientRequest {
         const TransientProps *props;
         uint64_t budget;               /* the one deadline for everything (µs from the call) */
         uint64_t cleanup_budget;       /* stop + reset after a timeout (0: 5 s) */
-        uint64_t backoff;              /* wait before retrying after UnitExists (0: 100 ms; grows per attempt) */
+        uint64_t backoff; /* wait before retrying after UnitExists (0: 100 ms; grows per attempt) */
         volatile sig_atomic_t *cancel; /* non-zero: stop waiting (signal handlers set it) */
         bool unref;                    /* the props hold AddRef=yes: UnrefUnit after reading the result */
 } TransientRequest;
@@ -142,7 +145,8 @@ void transient_result_done(TransientResult *r);
 int transient_run(sd_bus *bus, const TransientRequest *req, TransientResult *ret);
 
 TransientVerdict transient_verdict(const TransientResult *r);
-/* One sentence on what happened and why ("the command exited with status 226 (NAMESPACE: ...)"). Caller frees. */
+/* One sentence on what happened and why ("the command exited with status 226 (NAMESPACE: ...)"). Caller
+ * frees. */
 char *transient_explain(const TransientResult *r);
 /* "226/NAMESPACE" style names of systemd's exit statuses, NULL for other values. */
 const char *exit_status_name(int status);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* show --live, graph --live and the live critical chain: connect to the system bus (or --host/--machine), load
- * what PID 1 holds with a few pipelined calls, print it. BOOTRACE_BUS_STATS=1 reports the calls and the time on
- * standard error (for the measurements in bootrace(1)). */
+/* show --live, graph --live and the live critical chain: connect to the system bus (or --host/--machine),
+ * load what PID 1 holds with a few pipelined calls, print it. BOOTRACE_BUS_STATS=1 reports the calls and the
+ * time on standard error (for the measurements in bootrace(1)). */
 
 #include "bus-util.h"
 #include "live-chain.h"
@@ -157,8 +157,9 @@ int verb_show_live(const LiveArgs *a, char **units, size_t n, Context *ctx) {
                 }
                 if (load_failed(list[i])) {
                         bad = true;
-                        (void) diag_add(&diags, DIAG_ERROR, NULL, 0, "%s: %s%s%s", names[i], list[i]->load_state,
-                                        list[i]->load_error_msg ? ": " : "", strempty(list[i]->load_error_msg));
+                        (void) diag_add(&diags, DIAG_ERROR, NULL, 0, "%s: %s%s%s", names[i],
+                                        list[i]->load_state, list[i]->load_error_msg ? ": " : "",
+                                        strempty(list[i]->load_error_msg));
                 }
         }
         if (ctx->format == FORMAT_JSON)

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
-/* The live variants of show, graph and chain: what a running systemd holds, over sd-bus. The verbs' own files
- * take these options (LIVE_OPTIONS, short "H:M:") and hand over to the functions here, which connect, load,
- * print and report their errors once, returning an exit status. */
+/* The live variants of show, graph and chain: what a running systemd holds, over sd-bus. The verbs' own
+ * files take these options (LIVE_OPTIONS, short "H:M:") and hand over to the functions here, which connect,
+ * load, print and report their errors once, returning an exit status. */
 
 #include <getopt.h>
 

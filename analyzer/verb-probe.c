@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* bootrace probe: run a command in a transient unit with the sandbox of a unit (or of -p settings), wait for
- * the job and the exit the way knowledge/dbus-jobs.md says, and report done/failed with the service's Result,
- * the exit status and the journal lines of that invocation. 0 done, 1 failed, 2 no verdict (error, timeout,
- * lost connection: the outcome is then unknown, and the unit was stopped and reset). */
+ * the job and the exit the way knowledge/dbus-jobs.md says, and report done/failed with the service's
+ * Result, the exit status and the journal lines of that invocation. 0 done, 1 failed, 2 no verdict (error,
+ * timeout, lost connection: the outcome is then unknown, and the unit was stopped and reset). */
 
 #include <signal.h>
 #include <sys/stat.h>
@@ -44,9 +44,10 @@ static const struct option options[] = {
 static const char help[] =
         "Usage: bootrace probe [--like=UNIT] [-p KEY=VALUE...] [--timeout=SEC] [-- COMMAND [ARG...]]\n\n"
         "Run COMMAND (default /bin/true: the sandbox is set up before any command runs) as a transient\n"
-        "Type=oneshot service with the sandbox settings of UNIT as the unit files under --root define them\n"
-        "(PrivateTmp=, ProtectSystem=, ReadWritePaths=, DefaultDependencies=, ...) and/or -p settings, wait\n"
-        "for its job and its exit, and report the result and the journal lines of that invocation.\n\n"
+        "Type=oneshot service with the sandbox settings of UNIT as the unit files under --root define\n"
+        "them (PrivateTmp=, ProtectSystem=, ReadWritePaths=, DefaultDependencies=, ...) and/or -p\n"
+        "settings, wait for its job and its exit, and report the result and the journal lines of that\n"
+        "invocation.\n\n"
         "      --like=UNIT        take the sandbox settings of UNIT (a name, or a unit file path)\n"
         "  -p, --property=K=V     a setting of its own (repeatable; after --like's, so it overrides)\n"
         "      --timeout=SEC      one deadline for the whole start and run (default 30; also 500ms, 2min)\n"
@@ -58,8 +59,8 @@ static const char help[] =
         "  -M, --machine=NAME     talk to the system bus of a local container (no journal lines)\n"
         "      --format=FORMAT    text (default) or json\n\n"
         "Exit status: 0 done, 1 failed, 2 no verdict: an error, a timeout, a lost connection or a refused\n"
-        "start. A timeout, a lost connection or a systemd restart is never reported as success: the unit is\n"
-        "then stopped and reset.\n";
+        "start. A timeout, a lost connection or a systemd restart is never reported as success: the\n"
+        "unit is then stopped and reset.\n";
 
 typedef struct ProbeArgs {
         char *like;
@@ -122,7 +123,9 @@ static int handle(int c, const char *arg, void *userdata) {
                 return strv_extend(&a->assignments, arg);
         case ARG_TIMEOUT:
                 if (parse_seconds(arg, &a->timeout) < 0) {
-                        log_error("probe: --timeout=%s: expected seconds (at least 1ms), e.g. 30, 0.5, 500ms", arg);
+                        log_error(
+                                "probe: --timeout=%s: expected seconds (at least 1ms), e.g. 30, 0.5, 500ms",
+                                arg);
                         return -EINVAL;
                 }
                 return 0;
@@ -174,8 +177,8 @@ static int random_unit_name(char **ret) {
 
 /* The command's executable: absolute as given, or looked up in the usual directories under the root. */
 static int resolve_command(const char *root, const char *name, char **ret) {
-        static const char * const dirs[] = { "/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin",
-                                             "/bin" };
+        static const char *const dirs[] = { "/usr/local/sbin", "/usr/local/bin", "/usr/sbin",
+                                            "/usr/bin",        "/sbin",          "/bin" };
         if (strchr(name, '/')) {
                 if (!path_is_absolute(name))
                         return -EINVAL;
@@ -241,7 +244,8 @@ static int like_props(const Context *ctx, const char *like, unsigned version, Tr
                 log_error("probe: cannot read the rules in %s", rules_default_dir());
                 return r;
         }
-        r = loader_new(&(LoaderOptions) { .root = root, .extra_dirs = extra, .systemd = version }, &loader, &diags);
+        r = loader_new(&(LoaderOptions){ .root = root, .extra_dirs = extra, .systemd = version }, &loader,
+                       &diags);
         if (r >= 0)
                 r = loader_load(loader, name, &u, &diags);
         if (r < 0) {
@@ -276,7 +280,8 @@ static void print_text(const char *unit, const char *like, const char *fragment,
 
         printf("probe: %s\n", unit);
         if (like)
-                printf("like: %s%s%s%s\n", like, fragment ? " (" : "", strempty(fragment), fragment ? ")" : "");
+                printf("like: %s%s%s%s\n", like, fragment ? " (" : "", strempty(fragment),
+                       fragment ? ")" : "");
         for (size_t i = 0; i < props->n; i++) {
                 _cleanup_(freep) char *s = transient_prop_format(&props->props[i]);
                 if (props->props[i].origin)
@@ -352,8 +357,11 @@ static void print_json(const char *unit, const char *like, const char *fragment,
         json_kv_string(&w, "outcome", transient_outcome_to_string(res->outcome));
         json_kv_string(&w, "job_result", res->job_result);
         json_kv_string(&w, "service_result", res->service_result);
-        json_kv_string(&w, "exit_code", res->exec_main_code == 1 ? "exited" : res->exec_main_code == 2 ? "killed" :
-                                        res->exec_main_code == 3 ? "dumped" : NULL);
+        json_kv_string(&w, "exit_code",
+                       res->exec_main_code == 1 ? "exited" :
+                       res->exec_main_code == 2 ? "killed" :
+                       res->exec_main_code == 3 ? "dumped" :
+                                                  NULL);
         json_key(&w, "exit_status");
         if (res->exec_main_code > 0)
                 json_int(&w, res->exec_main_status);
@@ -432,11 +440,13 @@ int verb_probe(int argc, char *argv[], Context *ctx) {
         BusTarget target = { .host = a.host, .machine = a.machine };
         r = bus_open_target(&target, &bus);
         if (r < 0) {
-                log_error("probe: cannot connect to %s: %s", bus_target_describe(&target, tbuf), strerror(-r));
+                log_error("probe: cannot connect to %s: %s", bus_target_describe(&target, tbuf),
+                          strerror(-r));
                 goto finish;
         }
-        r = live_load_manager(bus, &(LiveOptions) { .deadline = deadline_after(MIN(a.timeout, 10 * USEC_PER_SEC)) },
-                              &mgr, &error);
+        r = live_load_manager(
+                bus, &(LiveOptions){ .deadline = deadline_after(MIN(a.timeout, 10 * USEC_PER_SEC)) }, &mgr,
+                &error);
         if (r < 0) {
                 log_error("probe: cannot talk to systemd on %s: %s", bus_target_describe(&target, tbuf),
                           bus_error_describe(&error, r, ebuf));
@@ -445,7 +455,8 @@ int verb_probe(int argc, char *argv[], Context *ctx) {
         if (ctx->systemd || ctx->target) {
                 _cleanup_(root_freep) Root *root = NULL;
                 VersionSource vs;
-                if (root_open(ctx->root ?: "/", &root) < 0 || context_resolve_version(ctx, root, &version, &vs) < 0)
+                if (root_open(ctx->root ?: "/", &root) < 0 ||
+                    context_resolve_version(ctx, root, &version, &vs) < 0)
                         goto finish;
         } else
                 version = mgr->manager.version_major;
@@ -499,18 +510,20 @@ int verb_probe(int argc, char *argv[], Context *ctx) {
                 note = strdup("not read: the journal of a remote system is not reachable from here");
         else if (res.invocation_id) {
                 /* the job is over; give journald a moment to write the last lines */
-                r = invocation_log_read(a.directory ?: ctx->root, !a.directory && ctx->root, unit, res.invocation_id,
-                                        deadline_after(2 * USEC_PER_SEC), a.journal_lines, &log);
+                r = invocation_log_read(a.directory ?: ctx->root, !a.directory && ctx->root, unit,
+                                        res.invocation_id, deadline_after(2 * USEC_PER_SEC), a.journal_lines,
+                                        &log);
                 if (r < 0)
-                        (void) asprintf_safe(&note, "cannot read the journal%s%s: %s", a.directory ? " in " : "",
-                                             strempty(a.directory), strerror(-r));
+                        (void) asprintf_safe(&note, "cannot read the journal%s%s: %s",
+                                             a.directory ? " in " : "", strempty(a.directory), strerror(-r));
                 else if (!log.complete)
-                        note = strdup("incomplete: PID 1's message that ends the job was not (yet) in the journal");
+                        note = strdup("incomplete: PID 1's message that ends the job was not (yet) in the "
+                                      "journal");
         }
 
         if (ctx->format == FORMAT_JSON)
-                print_json(unit, a.like, fragment, &props, not_applied, &res, log.n || log.complete ? &log : NULL,
-                           note);
+                print_json(unit, a.like, fragment, &props, not_applied, &res,
+                           log.n || log.complete ? &log : NULL, note);
         else
                 print_text(unit, a.like, fragment, &props, not_applied, &res, &log, note);
         fflush(stdout);

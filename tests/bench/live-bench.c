@@ -1,18 +1,42 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* live-bench: what loading every unit from a running systemd costs, three ways: one GetAll per unit pipelined
- * (what bootrace does), one GetAll per unit waited for one by one, and one Get per property (what a naive
- * client does). Talks to the system bus (DBUS_SYSTEM_BUS_ADDRESS); run by tests/bench/run.sh when a bus is
- * there. Prints one line per way: calls, round trips, milliseconds (best of REPEAT). */
+/* live-bench: what loading every unit from a running systemd costs, three ways: one GetAll per unit
+ * pipelined (what bootrace does), one GetAll per unit waited for one by one, and one Get per property (what
+ * a naive client does). Talks to the system bus (DBUS_SYSTEM_BUS_ADDRESS); run by tests/bench/run.sh when a
+ * bus is there. Prints one line per way: calls, round trips, milliseconds (best of REPEAT). */
 
 #include "bus-util.h"
 #include "live.h"
 
-static const char * const props[] = {
-        "Id", "Names", "Description", "LoadState", "ActiveState", "SubState", "FragmentPath", "DropInPaths",
-        "Transient", "DefaultDependencies", "Requires", "Requisite", "Wants", "BindsTo", "PartOf", "Conflicts",
-        "Before", "After", "OnFailure", "Triggers", "RequiredBy", "WantedBy", "RequiresMountsFor",
-        "InactiveExitTimestampMonotonic", "ActiveEnterTimestampMonotonic", "ActiveExitTimestampMonotonic",
-        "InactiveEnterTimestampMonotonic", "Job", "InvocationID",
+static const char *const props[] = {
+        "Id",
+        "Names",
+        "Description",
+        "LoadState",
+        "ActiveState",
+        "SubState",
+        "FragmentPath",
+        "DropInPaths",
+        "Transient",
+        "DefaultDependencies",
+        "Requires",
+        "Requisite",
+        "Wants",
+        "BindsTo",
+        "PartOf",
+        "Conflicts",
+        "Before",
+        "After",
+        "OnFailure",
+        "Triggers",
+        "RequiredBy",
+        "WantedBy",
+        "RequiresMountsFor",
+        "InactiveExitTimestampMonotonic",
+        "ActiveEnterTimestampMonotonic",
+        "ActiveExitTimestampMonotonic",
+        "InactiveEnterTimestampMonotonic",
+        "Job",
+        "InvocationID",
 };
 
 static int load(sd_bus *bus, unsigned window, LiveSystem **ret) {
@@ -32,10 +56,11 @@ static int per_property(sd_bus *bus, const LiveSystem *s, unsigned *calls) {
                         _cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
                         _cleanup_(sd_bus_error_free) sd_bus_error e = SD_BUS_ERROR_NULL;
                         int r = sd_bus_call_method(bus, SD_DEST, s->units[i]->object_path,
-                                                   "org.freedesktop.DBus.Properties", "Get", &e, &reply, "ss",
-                                                   SD_IFACE_UNIT, props[k]);
+                                                   "org.freedesktop.DBus.Properties", "Get", &e, &reply,
+                                                   "ss", SD_IFACE_UNIT, props[k]);
                         (*calls)++;
-                        if (r < 0 && !sd_bus_error_has_name(&e, "org.freedesktop.DBus.Error.UnknownProperty"))
+                        if (r < 0 &&
+                            !sd_bus_error_has_name(&e, "org.freedesktop.DBus.Error.UnknownProperty"))
                                 return r;
                 }
         return 0;
@@ -69,8 +94,8 @@ int main(int argc, char *argv[]) {
                         }
                         n_units = s->n_units;
                 }
-                printf("getall-window-%u\tunits=%zu\tcalls=%u\tround_trips=%u\tms=%.1f\n", windows[w], n_units,
-                       st.calls, windows[w] == 1 ? st.calls : st.batches, best / 1e3);
+                printf("getall-window-%u\tunits=%zu\tcalls=%u\tround_trips=%u\tms=%.1f\n", windows[w],
+                       n_units, st.calls, windows[w] == 1 ? st.calls : st.batches, best / 1e3);
         }
         {
                 _cleanup_(live_system_freep) LiveSystem *s = NULL;
@@ -85,8 +110,8 @@ int main(int argc, char *argv[]) {
                         fprintf(stderr, "live-bench: per-property: %s\n", strerror(-r));
                         return 1;
                 }
-                printf("get-per-property\tunits=%zu\tcalls=%u\tround_trips=%u\tms=%.1f\n", s->n_units, calls, calls,
-                       (now_usec() - t0) / 1e3);
+                printf("get-per-property\tunits=%zu\tcalls=%u\tround_trips=%u\tms=%.1f\n", s->n_units, calls,
+                       calls, (now_usec() - t0) / 1e3);
         }
         return 0;
 }

@@ -2,8 +2,8 @@
 #pragma once
 
 /* A private dbus-daemon (no service directories: a missing name fails fast with ServiceUnknown) and the fake
- * manager (tests/unit/fake-systemd) on it, for the tests of the bus code. The daemon's address is exported as
- * DBUS_SYSTEM_BUS_ADDRESS, so sd_bus_open_system() in the test (and in the fake) reaches it. */
+ * manager (tests/unit/fake-systemd) on it, for the tests of the bus code. The daemon's address is exported
+ * as DBUS_SYSTEM_BUS_ADDRESS, so sd_bus_open_system() in the test (and in the fake) reaches it. */
 
 #include <fcntl.h>
 #include <poll.h>
@@ -91,8 +91,8 @@ static inline int fake_bus_start(FakeBus *fb, const char *extra) {
         fclose(f);
         char arg[450];
         snprintf(arg, sizeof arg, "--config-file=%s", conf);
-        char *argv[] = { (char *) "/usr/bin/dbus-daemon", arg, (char *) "--nofork", (char *) "--print-address=1",
-                         NULL };
+        char *argv[] = { (char *) "/usr/bin/dbus-daemon", arg, (char *) "--nofork",
+                         (char *) "--print-address=1", NULL };
         if (access(argv[0], X_OK) < 0)
                 argv[0] = (char *) "/bin/dbus-daemon";
         fb->daemon = fake_spawn(argv, &fd, true);

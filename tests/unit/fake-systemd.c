@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* fake-systemd: a small org.freedesktop.systemd1 for tests, on whatever bus DBUS_SYSTEM_BUS_ADDRESS names. It
- * does what real systemd will not do on demand (knowledge/dbus-jobs.md §5): late, missing, duplicated or
+/* fake-systemd: a small org.freedesktop.systemd1 for tests, on whatever bus DBUS_SYSTEM_BUS_ADDRESS names.
+ * It does what real systemd will not do on demand (knowledge/dbus-jobs.md §5): late, missing, duplicated or
  * malformed JobRemoved signals, replies of the wrong type, leaving the bus, floods. One scenario per run:
  *
  *   fake-systemd SCENARIO[:ARG...] --log=FILE [--daemon-pid=PID]
@@ -75,8 +75,8 @@ static FakeUnit *unit_find(const char *name) {
         return NULL;
 }
 
-/* LoadUnit/GetUnit also know the aliases: those in Names, and default.target, which (as for a real PID 1 that
- * has not loaded the alias yet) is not among multi-user.target's Names */
+/* LoadUnit/GetUnit also know the aliases: those in Names, and default.target, which (as for a real PID 1
+ * that has not loaded the alias yet) is not among multi-user.target's Names */
 static FakeUnit *unit_find_alias(const char *name) {
         FakeUnit *u = unit_find(name);
 
@@ -158,7 +158,8 @@ static FakeUnit *unit_add(const char *name, const char *active, const char *sub,
         return u;
 }
 
-static void unit_state(FakeUnit *u, const char *active, const char *sub, const char *result, int code, int status) {
+static void unit_state(FakeUnit *u, const char *active, const char *sub, const char *result, int code,
+                       int status) {
         set(&u->active_state, active);
         set(&u->sub_state, sub);
         set(&u->result, result);
@@ -178,7 +179,8 @@ static char *job_path(uint32_t id) {
 
 static void emit_job_removed_on(sd_bus *bus, uint32_t id, const char *unit, const char *result) {
         _cleanup_(freep) char *p = job_path(id);
-        int r = sd_bus_emit_signal(bus, SD_PATH, SD_IFACE_MANAGER, "JobRemoved", "uoss", id, p, unit, result);
+        int r = sd_bus_emit_signal(bus, SD_PATH, SD_IFACE_MANAGER, "JobRemoved", "uoss", id, p, unit,
+                                   result);
         if (r < 0)
                 logf_("EMIT-FAILED %s", strerror(-r));
 }
@@ -297,7 +299,8 @@ static void log_props(sd_bus_message *m) {
                 char line[4096] = "";
                 size_t n = 0;
 
-                if (sd_bus_message_read(m, "s", &name) < 0 || sd_bus_message_peek_type(m, &type, &contents) < 0)
+                if (sd_bus_message_read(m, "s", &name) < 0 ||
+                    sd_bus_message_peek_type(m, &type, &contents) < 0)
                         return;
                 if (streq(contents, "b") && sd_bus_message_read(m, "v", "b", &b) >= 0)
                         snprintf(line, sizeof line, "%s", b ? "yes" : "no");
@@ -310,7 +313,7 @@ static void log_props(sd_bus_message *m) {
                         if (bus_read_strv_variant(m, &l) < 0)
                                 return;
                         STRV_FOREACH(x, l)
-                                n += snprintf(line + n, sizeof line - MIN(n, sizeof line), "%s%s", n ? " " : "", *x);
+                        n += snprintf(line + n, sizeof line - MIN(n, sizeof line), "%s%s", n ? " " : "", *x);
                         strv_free(l);
                 } else if (streq(contents, "a(sasb)")) {
                         char **argv = NULL;
@@ -318,7 +321,8 @@ static void log_props(sd_bus_message *m) {
                         int ign;
                         if (sd_bus_message_enter_container(m, 'v', "a(sasb)") < 0 ||
                             sd_bus_message_enter_container(m, 'a', "(sasb)") < 0 ||
-                            sd_bus_message_enter_container(m, 'r', "sasb") < 0 || sd_bus_message_read(m, "s", &path) < 0 ||
+                            sd_bus_message_enter_container(m, 'r', "sasb") < 0 ||
+                            sd_bus_message_read(m, "s", &path) < 0 ||
                             sd_bus_message_read_strv(m, &argv) < 0 || sd_bus_message_read(m, "b", &ign) < 0)
                                 return;
                         n += snprintf(line, sizeof line, "%s", path);
@@ -345,8 +349,8 @@ static void log_props(sd_bus_message *m) {
                             sd_bus_message_enter_container(m, 'a', "(ss)") < 0)
                                 return;
                         while (sd_bus_message_read(m, "(ss)", &a, &b2) > 0)
-                                n += snprintf(line + n, sizeof line - MIN(n, sizeof line), "%s%s:%s", n ? " " : "",
-                                              a, b2);
+                                n += snprintf(line + n, sizeof line - MIN(n, sizeof line), "%s%s:%s",
+                                              n ? " " : "", a, b2);
                         (void) sd_bus_message_exit_container(m);
                         (void) sd_bus_message_exit_container(m);
                 } else {
@@ -463,7 +467,8 @@ static int method_start_transient(sd_bus_message *m, void *userdata, sd_bus_erro
                 return start_job(m, u, id, NULL, 0);
         }
         if (is("S24")) {
-                /* noise before the reply: other units, our unit with other jobs (more than the early buffer) */
+                /* noise before the reply: other units, our unit with other jobs (more than the early buffer)
+                 */
                 for (unsigned i = 0; i < 2000; i++) {
                         char other[64];
                         snprintf(other, sizeof other, "noise-%u.service", i);
@@ -560,7 +565,8 @@ static int method_simple(sd_bus_message *m, void *userdata, sd_bus_error *error)
         return sd_bus_reply_method_return(m, "");
 }
 
-/* the last reference is gone: an inactive unit is garbage-collected (a failed one waits for ResetFailedUnit) */
+/* the last reference is gone: an inactive unit is garbage-collected (a failed one waits for ResetFailedUnit)
+ */
 static int method_unref(sd_bus_message *m, void *userdata, sd_bus_error *error) {
         const char *name;
         FakeUnit *u;
@@ -630,9 +636,10 @@ static int prop_manager(sd_bus *bus, const char *path, const char *interface, co
                 return sd_bus_message_append(reply, "s", "252.99-fake");
         if (streq(property, "Virtualization"))
                 return sd_bus_message_append(reply, "s", "container-other");
-        return sd_bus_message_append(reply, "t", streq(property, "UserspaceTimestampMonotonic") ? mgr_userspace :
-                                                 streq(property, "FinishTimestampMonotonic")    ? mgr_finish :
-                                                                                                  mgr_security);
+        return sd_bus_message_append(reply, "t",
+                                     streq(property, "UserspaceTimestampMonotonic") ? mgr_userspace :
+                                     streq(property, "FinishTimestampMonotonic")    ? mgr_finish :
+                                                                                      mgr_security);
 }
 
 static const sd_bus_vtable manager_vtable[] = {
@@ -650,7 +657,8 @@ static const sd_bus_vtable manager_vtable[] = {
         SD_BUS_PROPERTY("Virtualization", "s", prop_manager, 0, SD_BUS_VTABLE_PROPERTY_CONST),
         SD_BUS_PROPERTY("UserspaceTimestampMonotonic", "t", prop_manager, 0, SD_BUS_VTABLE_PROPERTY_CONST),
         SD_BUS_PROPERTY("FinishTimestampMonotonic", "t", prop_manager, 0, SD_BUS_VTABLE_PROPERTY_CONST),
-        SD_BUS_PROPERTY("SecurityStartTimestampMonotonic", "t", prop_manager, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+        SD_BUS_PROPERTY("SecurityStartTimestampMonotonic", "t", prop_manager, 0,
+                        SD_BUS_VTABLE_PROPERTY_CONST),
         SD_BUS_SIGNAL("JobRemoved", "uoss", 0),
         SD_BUS_VTABLE_END,
 };
@@ -673,10 +681,12 @@ static const sd_bus_vtable unit_vtable[] = {
         SD_BUS_PROPERTY("Before", "as", prop_strv, 0, 0),
         SD_BUS_PROPERTY("Requires", "as", prop_strv, 0, 0),
         SD_BUS_PROPERTY("Wants", "as", prop_strv, 0, 0),
-        SD_BUS_PROPERTY("InactiveExitTimestampMonotonic", "t", NULL, offsetof(FakeUnit, ts_inactive_exit), 0),
+        SD_BUS_PROPERTY("InactiveExitTimestampMonotonic", "t", NULL, offsetof(FakeUnit, ts_inactive_exit),
+                        0),
         SD_BUS_PROPERTY("ActiveEnterTimestampMonotonic", "t", NULL, offsetof(FakeUnit, ts_active_enter), 0),
         SD_BUS_PROPERTY("ActiveExitTimestampMonotonic", "t", NULL, offsetof(FakeUnit, ts_active_exit), 0),
-        SD_BUS_PROPERTY("InactiveEnterTimestampMonotonic", "t", NULL, offsetof(FakeUnit, ts_inactive_enter), 0),
+        SD_BUS_PROPERTY("InactiveEnterTimestampMonotonic", "t", NULL, offsetof(FakeUnit, ts_inactive_enter),
+                        0),
         SD_BUS_VTABLE_END,
 };
 
@@ -745,7 +755,8 @@ static void preset_units(void) {
                 unit_add(name, "failed", "failed", 1, "/run/systemd/transient/probe-test.service");
         else if (is("S10")) {
                 if (streq(F.arg1, "job")) {
-                        u = unit_add(name, "inactive", "dead", 1, "/run/systemd/transient/probe-test.service");
+                        u = unit_add(name, "inactive", "dead", 1,
+                                     "/run/systemd/transient/probe-test.service");
                         u->job_id = 77;
                 } else
                         unit_add(name, F.arg1, streq(F.arg1, "active") ? "running" : "start", 1,
@@ -828,11 +839,11 @@ int main(int argc, char *argv[]) {
         if (r >= 0)
                 r = sd_bus_add_object_vtable(F.bus, NULL, SD_PATH, SD_IFACE_MANAGER, manager_vtable, NULL);
         if (r >= 0)
-                r = sd_bus_add_fallback_vtable(F.bus, NULL, SD_PATH "/unit", SD_IFACE_UNIT, unit_vtable, find_unit,
-                                               NULL);
-        if (r >= 0)
-                r = sd_bus_add_fallback_vtable(F.bus, NULL, SD_PATH "/unit", SD_IFACE_SERVICE, service_vtable,
+                r = sd_bus_add_fallback_vtable(F.bus, NULL, SD_PATH "/unit", SD_IFACE_UNIT, unit_vtable,
                                                find_unit, NULL);
+        if (r >= 0)
+                r = sd_bus_add_fallback_vtable(F.bus, NULL, SD_PATH "/unit", SD_IFACE_SERVICE,
+                                               service_vtable, find_unit, NULL);
         if (r >= 0 && is("S26"))
                 r = sd_bus_add_filter(F.bus, NULL, filter_wrong_type, NULL);
         if (r >= 0)

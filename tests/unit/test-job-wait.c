@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The job wait against the fake manager on a private dbus-daemon: every adversarial scenario S1–S28 of
- * knowledge/dbus-jobs.md §5. Each asserts the outcome, that transient_run() returns within its deadline (plus
- * the cleanup budget where a cleanup runs) plus a generous slack, and which calls reached the manager. Run
- * under ASan/UBSan and valgrind, the same cases check that no callback touches freed memory and nothing leaks. */
+ * knowledge/dbus-jobs.md §5. Each asserts the outcome, that transient_run() returns within its deadline
+ * (plus the cleanup budget where a cleanup runs) plus a generous slack, and which calls reached the manager.
+ * Run under ASan/UBSan and valgrind, the same cases check that no callback touches freed memory and nothing
+ * leaks. */
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -73,8 +74,8 @@ static int run_one(sd_bus *bus, Run *run, uint64_t budget, uint64_t cleanup) {
         return r;
 }
 
-/* One transient_run on a fresh connection; the connection is drained for a moment afterwards, so late replies
- * and signals reach a JobWait that no longer exists (the sanitizers would catch a dangling slot). */
+/* One transient_run on a fresh connection; the connection is drained for a moment afterwards, so late
+ * replies and signals reach a JobWait that no longer exists (the sanitizers would catch a dangling slot). */
 static bool run_case(Run *run, const char *scenario, const char *extra, uint64_t budget, uint64_t cleanup) {
         _cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
         int r;
@@ -105,8 +106,8 @@ static void done_case(Run *run) {
 }
 
 static void expect(const Run *run, const char *scenario, TransientOutcome want) {
-        tap_ok(run->res.outcome == want, "%s: outcome %s (got %s)", scenario, transient_outcome_to_string(want),
-               transient_outcome_to_string(run->res.outcome));
+        tap_ok(run->res.outcome == want, "%s: outcome %s (got %s)", scenario,
+               transient_outcome_to_string(want), transient_outcome_to_string(run->res.outcome));
 }
 
 static void within(const Run *run, const char *scenario, uint64_t bound) {
@@ -138,7 +139,8 @@ static void test_s3(void) {
         if (!run_case(&run, "S3", NULL, 10 * SEC, SEC))
                 return;
         expect(&run, "S3 noise first", TRANSIENT_DONE);
-        tap_ok(run.res.ignored_signals >= 2, "S3: the noise was ignored (%zu signals)", run.res.ignored_signals);
+        tap_ok(run.res.ignored_signals >= 2, "S3: the noise was ignored (%zu signals)",
+               run.res.ignored_signals);
         done_case(&run);
 }
 
@@ -156,7 +158,8 @@ static void test_s5(void) {
         if (!run_case(&run, "S5", NULL, 10 * SEC, SEC))
                 return;
         expect(&run, "S5 malformed / foreign JobRemoved", TRANSIENT_DONE);
-        tap_ok(run.elapsed >= 250 * MS, "S5: kept waiting for the real JobRemoved (%.3f s)", run.elapsed / 1e6);
+        tap_ok(run.elapsed >= 250 * MS, "S5: kept waiting for the real JobRemoved (%.3f s)",
+               run.elapsed / 1e6);
         done_case(&run);
 }
 
@@ -180,7 +183,8 @@ static void test_s7(void) {
         if (!run_case(&run, "S7:1500", NULL, SEC, SEC))
                 return;
         expect(&run, "S7 reply after the deadline", TRANSIENT_TIMEOUT);
-        tap_ok(run.res.phase && strstr(run.res.phase, "reply"), "S7: phase is the reply (%s)", strna(run.res.phase));
+        tap_ok(run.res.phase && strstr(run.res.phase, "reply"), "S7: phase is the reply (%s)",
+               strna(run.res.phase));
         tap_ok(fake_log_has(&run.fb, "CALL StopUnit " UNIT), "S7: cleanup by name");
         within(&run, "S7", 2 * SEC);
         not_success(&run, "S7");
@@ -248,7 +252,8 @@ static void test_s12(void) {
         expect(&run, "S12 unit file of that name", TRANSIENT_NAME_CLASH);
         tap_ok(!fake_log_has(&run.fb, "CALL StopUnit") && !fake_log_has(&run.fb, "CALL ResetFailedUnit"),
                "S12: nothing touched");
-        tap_ok(streq_ptr(run.res.fragment_path, "/etc/systemd/system/" UNIT), "S12: the clashing fragment is named");
+        tap_ok(streq_ptr(run.res.fragment_path, "/etc/systemd/system/" UNIT),
+               "S12: the clashing fragment is named");
         done_case(&run);
 }
 
@@ -288,7 +293,8 @@ static void test_s14(void) {
                 snprintf(sc, sizeof sc, "S14:%s", cases[i].result);
                 if (!run_case(&run, sc, NULL, 10 * SEC, SEC))
                         continue;
-                tap_ok(run.res.outcome == cases[i].outcome && transient_verdict(&run.res) == cases[i].verdict &&
+                tap_ok(run.res.outcome == cases[i].outcome &&
+                               transient_verdict(&run.res) == cases[i].verdict &&
                                streq_ptr(run.res.job_result, cases[i].result),
                        "%s: outcome %s, verdict %s", sc, transient_outcome_to_string(run.res.outcome),
                        transient_verdict_to_string(transient_verdict(&run.res)));
@@ -301,7 +307,8 @@ static void test_s14(void) {
                         if (texts[i] && texts[k] && streq(texts[i], texts[k]))
                                 distinct = false;
         tap_ok(distinct, "S14: every job result is explained differently");
-        tap_ok(texts[9] && strstr(texts[9], "frobnicated"), "S14: an unknown result is named (%s)", strna(texts[9]));
+        tap_ok(texts[9] && strstr(texts[9], "frobnicated"), "S14: an unknown result is named (%s)",
+               strna(texts[9]));
         for (size_t i = 0; i < ELEMENTSOF(cases); i++)
                 free(texts[i]);
 }
@@ -329,7 +336,8 @@ static void test_s15(void) {
                 why = transient_explain(&run.res);
                 tap_ok(run.res.outcome == TRANSIENT_FAILED && why && strstr(why, cases[i].text),
                        "%s: failed, cause \"%s\"", cases[i].scenario, strna(why));
-                tap_ok(fake_log_has(&run.fb, "CALL ResetFailedUnit " UNIT) && fake_log_has(&run.fb, "CALL UnrefUnit"),
+                tap_ok(fake_log_has(&run.fb, "CALL ResetFailedUnit " UNIT) &&
+                               fake_log_has(&run.fb, "CALL UnrefUnit"),
                        "%s: unit released and reset after reading", cases[i].scenario);
                 done_case(&run);
         }
@@ -342,8 +350,8 @@ static void test_s16(void) {
                 return;
         why = transient_explain(&run.res);
         expect(&run, "S16 failed, already collected", TRANSIENT_FAILED);
-        tap_ok(run.res.details_missing && why && strstr(why, "only the job result"), "S16: job result only (%s)",
-               strna(why));
+        tap_ok(run.res.details_missing && why && strstr(why, "only the job result"),
+               "S16: job result only (%s)", strna(why));
         done_case(&run);
 }
 
@@ -363,8 +371,9 @@ static void test_s17(void) {
                 if (!run_case(&run, sc, NULL, 20 * SEC, SEC))
                         continue;
                 why = transient_explain(&run.res);
-                tap_ok(run.res.outcome == TRANSIENT_CALL_FAILED && sd_bus_error_has_name(&run.res.error, errors[i]) &&
-                               why && bus_error_explain(errors[i]) && strstr(why, bus_error_explain(errors[i])),
+                tap_ok(run.res.outcome == TRANSIENT_CALL_FAILED &&
+                               sd_bus_error_has_name(&run.res.error, errors[i]) && why &&
+                               bus_error_explain(errors[i]) && strstr(why, bus_error_explain(errors[i])),
                        "%s: call-failed, mapped (%s)", sc, strna(why));
                 tap_ok(run.elapsed < fake_slack_usec(), "%s: no wait (%.3f s)", sc, run.elapsed / 1e6);
                 done_case(&run);
@@ -373,13 +382,15 @@ static void test_s17(void) {
 
 /* ---- S18–S23: the manager and the bus go away */
 
-static void test_fast_unknown(const char *scenario, const char *label, TransientOutcome want, TransientOutcome alt) {
+static void test_fast_unknown(const char *scenario, const char *label, TransientOutcome want,
+                              TransientOutcome alt) {
         Run run;
         if (!run_case(&run, scenario, NULL, 20 * SEC, SEC))
                 return;
         tap_ok(run.res.outcome == want || run.res.outcome == alt, "%s: outcome %s", label,
                transient_outcome_to_string(run.res.outcome));
-        tap_ok(run.elapsed < fake_slack_usec(), "%s: fast (%.3f s of a 20 s budget)", label, run.elapsed / 1e6);
+        tap_ok(run.elapsed < fake_slack_usec(), "%s: fast (%.3f s of a 20 s budget)", label,
+               run.elapsed / 1e6);
         not_success(&run, label);
         done_case(&run);
 }
@@ -388,7 +399,8 @@ static void test_s20(void) {
         Run run;
         if (!run_case(&run, "S20", NULL, 10 * SEC, SEC))
                 return;
-        expect(&run, "S20 manager replaced, then JobRemoved(done) from the new owner", TRANSIENT_MANAGER_GONE);
+        expect(&run, "S20 manager replaced, then JobRemoved(done) from the new owner",
+               TRANSIENT_MANAGER_GONE);
         tap_ok(run.res.phase && strstr(run.res.phase, "restarted or replaced"), "S20: says so (%s)",
                strna(run.res.phase));
         not_success(&run, "S20");
@@ -400,7 +412,8 @@ static void test_s22(void) {
         if (!run_case(&run, NULL, NULL, 20 * SEC, SEC))
                 return;
         expect(&run, "S22 nobody owns org.freedesktop.systemd1", TRANSIENT_CALL_FAILED);
-        /* with auto-start off the daemon answers NameHasNoOwner; ServiceUnknown would mean it tried activation */
+        /* with auto-start off the daemon answers NameHasNoOwner; ServiceUnknown would mean it tried
+         * activation */
         tap_ok(sd_bus_error_has_name(&run.res.error, "org.freedesktop.DBus.Error.ServiceUnknown") ||
                        sd_bus_error_has_name(&run.res.error, "org.freedesktop.DBus.Error.NameHasNoOwner"),
                "S22: no owner, no activation (%s)", strna(run.res.error.name));
@@ -508,8 +521,9 @@ static void test_s28(void) {
         child = interrupter();
         if (run_case(&run, "S28", NULL, 5 * SEC, SEC)) {
                 expect(&run, "S28 signals during the wait", TRANSIENT_DONE);
-                tap_ok(got_int == 2 && got_chld >= 1, "S28: SIGINT x%d and SIGCHLD x%d arrived during the wait",
-                       (int) got_int, (int) got_chld);
+                tap_ok(got_int == 2 && got_chld >= 1,
+                       "S28: SIGINT x%d and SIGCHLD x%d arrived during the wait", (int) got_int,
+                       (int) got_chld);
                 done_case(&run);
         }
         waitpid(child, NULL, 0);
@@ -518,7 +532,8 @@ static void test_s28(void) {
         child = interrupter();
         if (run_case(&run, "S28:never", NULL, SEC, SEC)) {
                 expect(&run, "S28 signals, no JobRemoved", TRANSIENT_TIMEOUT);
-                tap_ok(run.elapsed >= SEC, "S28: EINTR did not end the wait early (%.3f s)", run.elapsed / 1e6);
+                tap_ok(run.elapsed >= SEC, "S28: EINTR did not end the wait early (%.3f s)",
+                       run.elapsed / 1e6);
                 within(&run, "S28 deadline respected", 2 * SEC);
                 done_case(&run);
         }
@@ -615,15 +630,19 @@ int main(void) {
         if (want("S17"))
                 test_s17();
         if (want("S18"))
-                test_fast_unknown("S18", "S18 manager leaves after replying", TRANSIENT_MANAGER_GONE, TRANSIENT_MANAGER_GONE);
+                test_fast_unknown("S18", "S18 manager leaves after replying", TRANSIENT_MANAGER_GONE,
+                                  TRANSIENT_MANAGER_GONE);
         if (want("S19"))
-                test_fast_unknown("S19", "S19 manager leaves before replying", TRANSIENT_MANAGER_GONE, TRANSIENT_TIMEOUT);
+                test_fast_unknown("S19", "S19 manager leaves before replying", TRANSIENT_MANAGER_GONE,
+                                  TRANSIENT_TIMEOUT);
         if (want("S20"))
                 test_s20();
         if (want("S21:kill"))
-                test_fast_unknown("S21:kill", "S21 bus daemon killed", TRANSIENT_BUS_LOST, TRANSIENT_BUS_LOST);
+                test_fast_unknown("S21:kill", "S21 bus daemon killed", TRANSIENT_BUS_LOST,
+                                  TRANSIENT_BUS_LOST);
         if (want("S21:term"))
-                test_fast_unknown("S21:term", "S21 bus daemon terminated", TRANSIENT_BUS_LOST, TRANSIENT_MANAGER_GONE);
+                test_fast_unknown("S21:term", "S21 bus daemon terminated", TRANSIENT_BUS_LOST,
+                                  TRANSIENT_MANAGER_GONE);
         if (want("S22"))
                 test_s22();
         if (want("S23"))

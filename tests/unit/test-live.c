@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The live loader, the critical chain and their reports, against the fake manager's "live" scenario (a small
- * booted container: userspace at 5 s, boot finished at 6 s); plus the pure helpers (object paths, error names,
- * systemd's time span format). The chain output is compared with what systemd-analyze critical-chain prints for
- * the same timestamps (worked out by hand from its algorithm; t5100 compares with the real one). */
+ * booted container: userspace at 5 s, boot finished at 6 s); plus the pure helpers (object paths, error
+ * names, systemd's time span format). The chain output is compared with what systemd-analyze critical-chain
+ * prints for the same timestamps (worked out by hand from its algorithm; t5100 compares with the real one).
+ */
 
 #include <inttypes.h>
 
@@ -25,7 +26,8 @@ static void test_helpers(void) {
         char buf[64];
 
         for (size_t i = 0; i < ELEMENTSOF(spans); i++)
-                TAP_STREQ(live_format_timespan(buf, spans[i].usec), spans[i].text, "format_timespan as systemd's");
+                TAP_STREQ(live_format_timespan(buf, spans[i].usec), spans[i].text,
+                          "format_timespan as systemd's");
 
         _cleanup_(freep) char *p1 = bus_unit_path("foo-bar.service");
         _cleanup_(freep) char *p2 = bus_unit_path("run-credentials-systemd\\x2dtmpfiles.mount");
@@ -59,8 +61,8 @@ static void chain_text(FILE *f, void *userdata) {
         live_report_chain_text(userdata, false, f);
 }
 
-#define HEADER                                                                                                \
-        "The time when unit became active or started is printed after the \"@\" character.\n"              \
+#define HEADER                                                                                              \
+        "The time when unit became active or started is printed after the \"@\" character.\n"               \
         "The time the unit took to start is printed after the \"+\" character.\n\n"
 
 static void test_chain(const LiveSystem *s) {
@@ -74,7 +76,8 @@ static void test_chain(const LiveSystem *s) {
                          "└─late.service @400ms +1ms\n"
                          "  └─early.service @100ms +250ms\n"
                          "    └─local-fs.target @100ms\n" },
-                /* within 200 ms of the last: both predecessors, the second one's local-fs.target seen before */
+                /* within 200 ms of the last: both predecessors, the second one's local-fs.target seen before
+                 */
                 { "multi-user.target", 200000,
                   HEADER "multi-user.target @500ms\n"
                          "└─late.service @400ms +1ms\n"
@@ -156,13 +159,16 @@ int main(void) {
         tap_ok(u && streq(u->id, "early.service"), "found by an alias (Names)");
         if (u) {
                 TAP_STREQ(u->fragment_path, "/lib/systemd/system/early.service", "fragment");
-                tap_ok(u->drop_in_paths && streq(u->drop_in_paths[0], "/etc/systemd/system/early.service.d/override.conf"),
+                tap_ok(u->drop_in_paths && streq(u->drop_in_paths[0],
+                                                 "/etc/systemd/system/early.service.d/override.conf"),
                        "drop-ins");
                 tap_ok(strv_contains(u->deps[LIVE_DEP_AFTER], "local-fs.target") &&
                                strv_contains(u->deps[LIVE_DEP_REQUIRES], "local-fs.target"),
                        "dependencies by type");
-                tap_ok(u->has_deps & (UINT64_C(1) << LIVE_DEP_WANTS), "an empty list the manager sent is present");
-                tap_ok(!(u->has_deps & (UINT64_C(1) << LIVE_DEP_UPHOLDS)), "a list the manager lacks is absent");
+                tap_ok(u->has_deps & (UINT64_C(1) << LIVE_DEP_WANTS),
+                       "an empty list the manager sent is present");
+                tap_ok(!(u->has_deps & (UINT64_C(1) << LIVE_DEP_UPHOLDS)),
+                       "a list the manager lacks is absent");
                 tap_ok(u->times.inactive_exit == 5100000 && u->times.active_enter == 5350000, "timestamps");
                 tap_ok(u->invocation_id && strlen(u->invocation_id) == 32, "invocation ID as 32 hex digits");
                 TAP_STREQ(u->load_state, "loaded", "load state");
@@ -181,17 +187,20 @@ int main(void) {
 
         /* a boot still running: no chain */
         s->manager.finish_usec = 0;
-        TAP_INTEQ(live_chain_build(s, "multi-user.target", 0, &c), -EINPROGRESS, "no chain before the boot finished");
+        TAP_INTEQ(live_chain_build(s, "multi-user.target", 0, &c), -EINPROGRESS,
+                  "no chain before the boot finished");
 
-        /* show --live: LoadUnit per name, then GetAll; an alias PID 1 resolves without listing it in Names */
+        /* show --live: LoadUnit per name, then GetAll; an alias PID 1 resolves without listing it in Names
+         */
         tap_ok(live_load_manager(bus, NULL, &s2, &error) == 0, "second manager read");
         if (s2) {
-                char *names[] = { (char *) "default.target", (char *) "late.service", (char *) "nothere.service",
-                                  NULL };
+                char *names[] = { (char *) "default.target", (char *) "late.service",
+                                  (char *) "nothere.service", NULL };
                 tap_ok(live_load_units(bus, &(LiveOptions) { .window = 1 }, s2, names, &diags, &error) == 0,
                        "units loaded by name");
                 u = live_system_find(s2, "default.target");
-                tap_ok(u && streq(u->id, "multi-user.target"), "an alias resolved by PID 1 is found by that name");
+                tap_ok(u && streq(u->id, "multi-user.target"),
+                       "an alias resolved by PID 1 is found by that name");
                 u = live_system_find(s2, "nothere.service");
                 tap_ok(u && streq(u->load_state, "not-found"), "a unit without a file: not-found");
                 TAP_INTEQ(s2->n_units, 3, "three units");

@@ -68,10 +68,12 @@ static void test_like(void) {
                    "Restart=always\n");
         snprintf(d, sizeof d, "%s/sandboxed.service.d", dir);
         mkdir(d, 0755);
-        write_file("sandboxed.service.d/override.conf", "[Service]\nPrivateDevices=yes\nProtectSystem=full\n");
+        write_file("sandboxed.service.d/override.conf",
+                   "[Service]\nPrivateDevices=yes\nProtectSystem=full\n");
 
         if (root_open("/", &root) < 0 || rules_load(NULL, &rules, &diags) < 0 ||
-            loader_new(&(LoaderOptions) { .root = root, .extra_dirs = extra, .systemd = 252 }, &loader, &diags) < 0 ||
+            loader_new(&(LoaderOptions){ .root = root, .extra_dirs = extra, .systemd = 252 }, &loader,
+                       &diags) < 0 ||
             loader_load(loader, "sandboxed.service", &u, &diags) < 0 ||
             unit_settings_classify(u, rules, 252, &st, &diags) < 0) {
                 diag_list_print(&diags, stderr, DIAG_ERROR);
@@ -79,19 +81,24 @@ static void test_like(void) {
                 return;
         }
         tap_ok(probe_props_from_unit(u, st, rules, 252, &props, &not_applied, &diags) == 0, "translated");
-        TAP_STREQ(fmt(&props, "DefaultDependencies"), "DefaultDependencies=no", "[Unit] DefaultDependencies=");
-        TAP_STREQ(fmt(&props, "RequiresMountsFor"), "RequiresMountsFor=/srv/data", "[Unit] RequiresMountsFor=");
+        TAP_STREQ(fmt(&props, "DefaultDependencies"), "DefaultDependencies=no",
+                  "[Unit] DefaultDependencies=");
+        TAP_STREQ(fmt(&props, "RequiresMountsFor"), "RequiresMountsFor=/srv/data",
+                  "[Unit] RequiresMountsFor=");
         TAP_STREQ(fmt(&props, "PrivateTmp"), "PrivateTmp=yes", "PrivateTmp=");
         TAP_STREQ(fmt(&props, "ProtectSystem"), "ProtectSystem=full", "the drop-in's ProtectSystem= wins");
         TAP_STREQ(fmt(&props, "ProtectHome"), "ProtectHome=yes", "ProtectHome=true is sent as yes");
         TAP_STREQ(fmt(&props, "PrivateDevices"), "PrivateDevices=yes", "a setting from the drop-in");
-        TAP_STREQ(fmt(&props, "ReadWritePaths"), "ReadWritePaths=/var/lib/c", "an empty assignment resets the list");
-        TAP_STREQ(fmt(&props, "ReadOnlyPaths"), "ReadOnlyPaths=/etc/ro", "an old name maps to the new property");
+        TAP_STREQ(fmt(&props, "ReadWritePaths"), "ReadWritePaths=/var/lib/c",
+                  "an empty assignment resets the list");
+        TAP_STREQ(fmt(&props, "ReadOnlyPaths"), "ReadOnlyPaths=/etc/ro",
+                  "an old name maps to the new property");
         TAP_STREQ(fmt(&props, "BindPaths"), "BindPaths=/srv/src:/srv/dst -/opt/x:/opt/x", "BindPaths=");
         const TransientProp *b = transient_props_get(&props, "BindPaths");
         tap_ok(b && b->flags[0] == 0 && b->flags[1] == 16384 && !b->ignore[0] && b->ignore[1],
                "BindPaths= flags: norbind, rbind; '-' ignores a missing source");
-        TAP_STREQ(fmt(&props, "TemporaryFileSystem"), "TemporaryFileSystem=/var/cache:ro", "TemporaryFileSystem=");
+        TAP_STREQ(fmt(&props, "TemporaryFileSystem"), "TemporaryFileSystem=/var/cache:ro",
+                  "TemporaryFileSystem=");
         TAP_STREQ(fmt(&props, "UMask"), "UMask=23", "UMask= as a number (0027 = 23)");
         TAP_STREQ(fmt(&props, "StateDirectory"), "StateDirectory=foo bar", "StateDirectory= words");
         const TransientProp *pt = transient_props_get(&props, "PrivateTmp");
@@ -116,8 +123,10 @@ static void test_assign(void) {
                "PrivateTmp=disconnected is PrivateTmpEx (257)");
         tap_ok(probe_props_assign(&props, "ReadWritePaths=\"/a b\" /c", &err) == 0, "-p with quotes");
         TAP_STREQ(fmt(&props, "ReadWritePaths"), "ReadWritePaths=/a b /c", "quoted words");
-        tap_ok(probe_props_assign(&props, "PrivateTmp=maybe", &err) == -EINVAL && err, "a bad boolean refused");
-        tap_ok(probe_props_assign(&props, "ExecStart=/bin/x", &err) == -EINVAL && err, "not a sandbox setting");
+        tap_ok(probe_props_assign(&props, "PrivateTmp=maybe", &err) == -EINVAL && err,
+               "a bad boolean refused");
+        tap_ok(probe_props_assign(&props, "ExecStart=/bin/x", &err) == -EINVAL && err,
+               "not a sandbox setting");
         tap_ok(probe_props_assign(&props, "novalue", &err) == -EINVAL, "no '='");
         tap_ok(probe_props_assign(&props, "UMask=999", &err) == -EINVAL, "a bad mode");
         tap_ok(probe_props_assign(&props, "BindPaths=relative", &err) == -EINVAL, "relative bind source");
