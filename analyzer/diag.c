@@ -57,16 +57,36 @@ size_t diag_count(const DiagList *l, DiagLevel level) {
         return n;
 }
 
+/* File names and messages come from the input (a unit file name may hold a newline or an escape sequence):
+ * control characters are printed escaped, so a diagnostic is always one line and cannot forge others or drive
+ * the terminal. */
+static void fputs_escaped(const char *s, FILE *f) {
+        for (; *s; s++) {
+                unsigned char c = (unsigned char) *s;
+                if (c == '\n')
+                        fputs("\\n", f);
+                else if (c == '\t')
+                        fputs("\\t", f);
+                else if (c < 0x20 || c == 0x7f)
+                        fprintf(f, "\\x%02x", c);
+                else
+                        fputc(c, f);
+        }
+}
+
 void diag_list_print(const DiagList *l, FILE *f, DiagLevel max_level) {
         for (size_t i = 0; i < l->n; i++) {
                 const Diag *d = &l->items[i];
                 if (d->level > max_level)
                         continue;
-                if (d->file && d->line > 0)
-                        fprintf(f, "%s:%u: %s: %s\n", d->file, d->line, diag_level_to_string(d->level), d->message);
-                else if (d->file)
-                        fprintf(f, "%s: %s: %s\n", d->file, diag_level_to_string(d->level), d->message);
-                else
-                        fprintf(f, "%s: %s\n", diag_level_to_string(d->level), d->message);
+                if (d->file) {
+                        fputs_escaped(d->file, f);
+                        if (d->line > 0)
+                                fprintf(f, ":%u", d->line);
+                        fputs(": ", f);
+                }
+                fprintf(f, "%s: ", diag_level_to_string(d->level));
+                fputs_escaped(d->message, f);
+                fputc('\n', f);
         }
 }

@@ -32,5 +32,5 @@ void diag_list_done(DiagList *l);
 /* Appends one diagnostic; returns 0 or -ENOMEM. */
 int diag_add(DiagList *l, DiagLevel level, const char *file, unsigned line, const char *fmt, ...) _printf_(5, 6);
 size_t diag_count(const DiagList *l, DiagLevel level);
-/* Prints "file:line: level: message" lines to f. */
+/* Prints "file:line: level: message" lines to f, control characters in file and message escaped. */
 void diag_list_print(const DiagList *l, FILE *f, DiagLevel max_level);

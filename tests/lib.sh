@@ -33,7 +33,18 @@ _test_exit() {
 }
 trap _test_exit EXIT
 
-bootrace() { ${WRAPPER:-} "$BOOTRACE" "$@"; }
+# Under make check WRAPPER="valgrind ..." every way a test runs bootrace is wrapped: "$BOOTRACE" itself (also
+# inside sh -c) becomes a script that execs $WRAPPER on the real binary, $BOOTRACE_BIN, which is for what must not
+# be wrapped (strace checks, the directory of the binary).
+BOOTRACE_BIN=${BOOTRACE_BIN:-$BOOTRACE}
+if [ -n "${WRAPPER:-}" ]; then
+        mkdir "$TMP/.wrap"
+        printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$WRAPPER" "$BOOTRACE_BIN" > "$TMP/.wrap/bootrace"
+        chmod 755 "$TMP/.wrap" "$TMP/.wrap/bootrace"
+        BOOTRACE=$TMP/.wrap/bootrace
+fi
+export BOOTRACE BOOTRACE_BIN
+bootrace() { "$BOOTRACE" "$@"; }
 
 test_expect() {
         local name=$1; shift

@@ -15,7 +15,7 @@ test_expect "unknown option is a usage error naming it" sh -c '
 test_expect "bad --systemd value is a usage error" expect_exit 2 bootrace show --systemd=abc x.service
 test_expect "bad --format value is a usage error" expect_exit 2 bootrace show --format=yaml x.service
 test_expect "verb --help exits 0" bootrace show --help
-if [ -f "$(dirname "$BOOTRACE")/rules/targets.xml" ]; then
+if [ -f "$(dirname "$BOOTRACE_BIN")/rules/targets.xml" ]; then
         test_expect "an uninstalled bootrace finds the rules beside it" \
                 env -u BOOTRACE_RULES_DIR "$BOOTRACE" explain private-tmp-before-remount
 else

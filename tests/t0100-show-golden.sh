@@ -14,7 +14,7 @@ run_case() {
         want=$(cat "$dir/expected-exit" 2> /dev/null || echo 0)
         fixture_root "$dir" "$out/root"
         # shellcheck disable=SC2046 # args is a word list on purpose
-        (cd "$out" && ${WRAPPER:-} "$BOOTRACE" show --root=root $(cat "$dir/args")) > "$out/stdout" 2> "$out/stderr" ||
+        (cd "$out" && "$BOOTRACE" show --root=root $(cat "$dir/args")) > "$out/stdout" 2> "$out/stderr" ||
                 rc=$?
         if [ -n "${BOOTRACE_UPDATE_GOLDEN:-}" ]; then
                 mkdir -p "$BOOTRACE_UPDATE_GOLDEN/$2"

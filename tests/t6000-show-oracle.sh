@@ -67,7 +67,7 @@ oracle_case() {
         done
         # bootrace on the very same view of the files
         # shellcheck disable=SC2086
-        oracle_in_ns "$w" ${WRAPPER:-} "$BOOTRACE" show --format=json --root="$w/m" --systemd="$ver" $units \
+        oracle_in_ns "$w" "$BOOTRACE" show --format=json --root="$w/m" --systemd="$ver" $units \
                 > "$w/br.json" 2> "$w/br.err" || true
         for u in $units; do
                 bootrace_facts "$u" "$w/m" < "$w/br.json" > "$w/br-$u.facts" || { cat "$w/br.err"; return 1; }
