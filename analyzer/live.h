@@ -4,7 +4,12 @@
 /* Units as a running systemd holds them, read over sd-bus: names, load and active state, fragment and
  * drop-ins, every dependency list by type (implicit and default edges included; PID 1 does not say where an
  * edge came from), and the monotonic state-change timestamps. One GetAll(org.freedesktop.systemd1.Unit) per
- * unit, pipelined (many calls in flight), never one call per property. Nothing here prints. */
+ * unit, pipelined (many calls in flight), never one call per property. Nothing here prints.
+ *
+ * The seam for `bootrace drift` (what PID 1 holds against what the model predicts): live_load_all() gives
+ * every loaded unit with every dependency list PID 1 has for it, forward and inverse (LiveUnit.deps[];
+ * LiveUnit.has_deps says which lists this systemd version sends), and LiveManager.version_major is the version
+ * whose rules the model should apply. live_graph_edges() gives the same as typed edges, After= only. */
 
 #include <systemd/sd-bus.h>
 
