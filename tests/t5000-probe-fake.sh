@@ -9,6 +9,7 @@ if [ -n "${BOOTRACE_BIN:-}" ]; then BR=$BOOTRACE; else BR="${WRAPPER:+$WRAPPER }
 export BR
 
 command -v dbus-daemon > /dev/null || skip_all "dbus-daemon not installed"
+command -v python3 > /dev/null || skip_all "python3 not installed (the JSON checks use it)"
 FAKE=$top_builddir/tests/unit/fake-systemd
 [ -x "$FAKE" ] || skip_all "$FAKE not built (make check builds it)"
 
