@@ -48,8 +48,10 @@ JournalSource *journal_source_free(JournalSource *s) {
                 return NULL;
         if (s->journal)
                 sd_journal_close(s->journal);
-        for (size_t i = 0; i < s->n_boots; i++)
+        for (size_t i = 0; i < s->n_boots; i++) {
                 free(s->boots[i].kernel);
+                free(s->boots[i].hostname);
+        }
         free(s->boots);
         free(s->description);
         free(s);
@@ -106,8 +108,14 @@ static bool is_journal_file_name(const char *n) {
         return endswith(n, ".journal") || endswith(n, ".journal~");
 }
 
-/* Journal files directly in dir (what sd_journal_open_directory() reads), appended to *files. */
-static int list_dir(const char *dir, char ***files) {
+/* A machine-ID directory name: 32 lowercase hex digits (what journald names /var/log/journal/MACHINE). */
+static bool is_machine_dir_name(const char *n) {
+        return strlen(n) == 32 && strspn(n, "0123456789abcdef") == 32;
+}
+
+/* Journal files in dir and, with subdirs, in its machine-ID subdirectories (what sd_journal_open_directory()
+ * reads), appended to *files. Symlinks are not followed into subdirectories. */
+static int list_dir(const char *dir, bool subdirs, char ***files) {
         struct dirent **de = NULL;
         int n, r = 0;
 
@@ -118,6 +126,13 @@ static int list_dir(const char *dir, char ***files) {
                 if (r >= 0 && is_journal_file_name(de[i]->d_name)) {
                         char *p = path_join(dir, de[i]->d_name);
                         r = p ? strv_push(files, p) : -ENOMEM;
+                } else if (r >= 0 && subdirs && is_machine_dir_name(de[i]->d_name)) {
+                        _cleanup_(freep) char *p = path_join(dir, de[i]->d_name);
+                        struct stat st;
+                        if (!p)
+                                r = -ENOMEM;
+                        else if (lstat(p, &st) >= 0 && S_ISDIR(st.st_mode))
+                                r = list_dir(p, false, files);
                 }
                 free(de[i]);
         }
@@ -303,7 +318,7 @@ int journal_source_open(const JournalSourceSpec *spec, DiagList *diags, JournalS
                 _cleanup_(strv_freep) char **files = NULL, **good = NULL;
 
                 if (spec->directory) {
-                        if ((r = check_path(spec->directory, true)) < 0 || (r = list_dir(spec->directory, &files)) < 0)
+                        if ((r = check_path(spec->directory, true)) < 0 || (r = list_dir(spec->directory, true, &files)) < 0)
                                 return r;
                 } else if (spec->root) {
                         if ((r = check_path(spec->root, true)) < 0 || (r = list_root(s, diags, spec->root, &files)) < 0)
@@ -343,7 +358,27 @@ static int boot_cmp(const void *x, const void *y) {
         return strcmp(a->id_str, b->id_str);
 }
 
-/* First/last timestamps of one boot, and the "Linux version" of its first kernel record. */
+/* _MACHINE_ID and _HOSTNAME of the current entry, where the boot has none yet. */
+static int boot_machine(sd_journal *j, JournalBoot *b) {
+        const void *d;
+        size_t l;
+
+        if (!b->machine_id[0] && sd_journal_get_data(j, "_MACHINE_ID", &d, &l) >= 0 && l == 12 + 32 &&
+            strspn((const char *) d + 12, "0123456789abcdef") >= 32)
+                memcpy(b->machine_id, (const char *) d + 12, 32);
+        if (!b->hostname && sd_journal_get_data(j, "_HOSTNAME", &d, &l) >= 0 && l > 10 && l <= 10 + 255) {
+                b->hostname = strndup_safe((const char *) d + 10, l - 10);
+                if (!b->hostname)
+                        return -ENOMEM;
+                /* a name from the journal goes into reports: no control characters */
+                for (char *c = b->hostname; *c; c++)
+                        if ((unsigned char) *c < 0x20 || *c == 0x7f)
+                                *c = '?';
+        }
+        return 0;
+}
+
+/* First/last timestamps of one boot, its machine, and the "Linux version" of its first kernel record. */
 static int boot_stamps(JournalSource *s, JournalBoot *b) {
         sd_journal *j = s->journal;
         char match[64];
@@ -367,8 +402,14 @@ static int boot_stamps(JournalSource *s, JournalBoot *b) {
         if (r > 0) {
                 (void) sd_journal_get_realtime_usec(j, &b->last_realtime);
                 (void) sd_journal_get_monotonic_usec(j, &b->last_monotonic, NULL);
+                /* the last entry has the name the system gave itself, not an initrd's or "localhost" */
+                if ((r = boot_machine(j, b)) < 0)
+                        return r;
         } else if (r < 0)
                 note_error(s, r);
+        if ((!b->machine_id[0] || !b->hostname) && sd_journal_seek_head(j) >= 0 && sd_journal_next(j) > 0 &&
+            (r = boot_machine(j, b)) < 0)
+                return r;
 
         /* the kernel's first record says which kernel booted (VMs and hardware; containers have none) */
         if ((r = sd_journal_add_match(j, "_TRANSPORT=kernel", 0)) < 0 ||

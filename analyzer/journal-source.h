@@ -10,7 +10,8 @@
 #include "journal-events.h"
 
 typedef struct JournalSourceSpec {
-        char *directory; /* -D DIR */
+        char *directory; /* -D DIR: its journal files and those of its machine-ID subdirectories (as
+                          * journalctl -D reads /var/log/journal, or a fleet's journals gathered there) */
         char **files;    /* --file=FILE… */
         char *root;      /* --root=DIR: DIR/var/log/journal and DIR/run/log/journal */
 } JournalSourceSpec;
@@ -26,6 +27,8 @@ typedef struct JournalBoot {
         uint64_t first_realtime, last_realtime;
         uint64_t first_monotonic, last_monotonic;
         char *kernel; /* "Linux version" of the boot's first kernel record, if any */
+        char machine_id[33]; /* _MACHINE_ID of the boot's last entry (else its first), "" when none says */
+        char *hostname;      /* _HOSTNAME likewise (the name set during the boot, not the initrd's), or NULL */
 } JournalBoot;
 
 typedef struct JournalSource {

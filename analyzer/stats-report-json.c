@@ -47,6 +47,9 @@ static int boots(JsonWriter *w, const StatsSample *s) {
                 json_begin_object(w);
                 json_kv_uint(w, "index", b + 1);
                 json_kv_string(w, "id", bi->id);
+                json_kv_string(w, "machine_id", s->source->boots[s->boot_map[b]].machine_id[0] ?
+                                                        s->source->boots[s->boot_map[b]].machine_id : NULL);
+                json_kv_string(w, "hostname", s->source->boots[s->boot_map[b]].hostname);
                 kv_usec(w, "first_realtime_usec", bi->first_realtime);
                 kv_usec(w, "last_realtime_usec", bi->last_realtime);
                 json_kv_uint(w, "entries", bi->n_entries);
@@ -147,6 +150,61 @@ static int per_boot(JsonWriter *w, const StatsReport *rep, const StatsSample *s,
         return 0;
 }
 
+/* The counts, rates and intervals of a unit (also of a unit on one machine). */
+static void unit_counts(JsonWriter *w, const UnitStats *u) {
+        json_kv_string(w, "unit", u->unit);
+        json_kv_uint(w, "boots", u->boots);
+        json_kv_uint(w, "succeeded", u->succeeded);
+        json_kv_uint(w, "failed", u->failed);
+        json_kv_uint(w, "skipped", u->skipped);
+        json_kv_uint(w, "not_run", u->not_run);
+        json_kv_uint(w, "unknown", u->unknown);
+        json_kv_uint(w, "failures", u->failures);
+        json_kv_double(w, "rate", u->rate);
+        interval(w, "ci95", u->ci_low, u->ci_high);
+        interval(w, "wilson95", u->wilson_low, u->wilson_high);
+        json_kv_double(w, "upper95_one_sided", u->upper_one_sided);
+}
+
+/* --by=machine: each machine with its units, each against the rest of the fleet */
+static void machines(JsonWriter *w, const StatsReport *rep, const StatsSample *s) {
+        json_key(w, "machines");
+        if (!rep->options->by_machine) {
+                json_null(w);
+                return;
+        }
+        json_begin_array(w);
+        for (size_t m = 0; m < s->n_machines; m++) {
+                const MachineStats *ms = &s->machines[m];
+                json_begin_object(w);
+                json_kv_string(w, "machine_id", ms->machine_id[0] ? ms->machine_id : NULL);
+                json_kv_string(w, "hostname", ms->hostname);
+                strv_array(w, "hostnames", ms->hostnames);
+                json_kv_uint(w, "boots_in_journal", ms->boots_in_journal);
+                json_kv_uint(w, "boots_incomplete", ms->boots_incomplete);
+                json_key(w, "boots");
+                json_begin_array(w);
+                for (size_t b = 0; b < s->analysis->n_boots; b++)
+                        if (s->boot_machine[b] == m)
+                                json_uint(w, b + 1);
+                json_end_array(w);
+                json_key(w, "units");
+                json_begin_array(w);
+                for (size_t i = 0; i < s->n_units; i++) {
+                        const UnitStats *u = &ms->units[i];
+                        json_begin_object(w);
+                        unit_counts(w, u);
+                        json_kv_double(w, "p_value_vs_rest", u->p_vs_rest);
+                        json_kv_double(w, "p_value_vs_rest_holm", u->p_vs_rest_holm);
+                        json_kv_string(w, "deviates", u->deviates > 0 ? "higher" : u->deviates < 0 ? "lower" : NULL);
+                        json_end_object(w);
+                }
+                json_end_array(w);
+                json_end_object(w);
+        }
+        json_end_array(w);
+}
+
 static int unit(JsonWriter *w, const StatsReport *rep, const StatsSample *s, const UnitStats *u) {
         json_begin_object(w);
         json_kv_string(w, "unit", u->unit);
@@ -188,6 +246,11 @@ static int unit(JsonWriter *w, const StatsReport *rep, const StatsSample *s, con
                         json_int(w, u->boots_needed_total);
                 else
                         json_null(w);
+        }
+        if (rep->options->by_machine) {
+                json_kv_uint(w, "machines", u->machines);
+                json_kv_uint(w, "machines_failing", u->machines_failing);
+                json_kv_uint(w, "machines_deviating", u->machines_deviating);
         }
         int r = per_boot(w, rep, s, u);
         json_end_object(w);
@@ -232,6 +295,8 @@ static int sample(JsonWriter *w, const StatsReport *rep, const char *key, const 
                 if ((r = unit(w, rep, s, &s->units[i])) < 0)
                         return r;
         json_end_array(w);
+        json_kv_string(w, "by", rep->options->by_machine ? "machine" : "boot");
+        machines(w, rep, s);
         json_end_object(w);
         return 0;
 }

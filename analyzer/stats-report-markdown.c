@@ -96,6 +96,40 @@ static void others_line(FILE *f, const StatsReport *rep, const StatsSample *s) {
                 fputs(rep->options->units ? "none" : "see the table", f);
 }
 
+/* --by=machine: each failing (or asked-for) unit per machine, against the rest of the fleet. */
+static void machines_table(FILE *f, const StatsReport *rep, const StatsSample *s) {
+        char b1[48], b2[48], b3[48];
+
+        if (!rep->options->by_machine)
+                return;
+        fprintf(f, "Per machine (%s; %zu machines by _MACHINE_ID; vs rest: Fisher's exact test against all other "
+                   "machines, two-sided, Holm-adjusted):\n\n", s->label, s->n_machines);
+        fputs("| unit | host | machine | failed | rate | 95% CI (CP) | vs rest |\n", f);
+        fputs("|---|---|---|---|---|---|---|\n", f);
+        for (size_t i = 0; i < s->n_units; i++) {
+                if (!rep->options->units && s->units[i].failures == 0)
+                        continue;
+                for (size_t m = 0; m < s->n_machines; m++) {
+                        const MachineStats *ms = &s->machines[m];
+                        const UnitStats *u = &ms->units[i];
+                        fputs("| ", f);
+                        cell(f, u->unit);
+                        fputs(" | ", f);
+                        cell(f, ms->hostname ?: "?");
+                        fprintf(f, " | %.12s | %s | %s | %s | ", ms->machine_id[0] ? ms->machine_id : "?",
+                                count(b1, u, u->failures, u->boots), stats_fmt_pct(b2, u->rate),
+                                range(b3, u->failures, u->boots));
+                        if (isnan(u->p_vs_rest_holm))
+                                fputs("– |\n", f);
+                        else
+                                fprintf(f, "%s (p = %.2g) |\n",
+                                        u->deviates > 0 ? "**higher**" : u->deviates < 0 ? "lower" : "same",
+                                        u->p_vs_rest_holm);
+                }
+        }
+        fputc('\n', f);
+}
+
 int stats_report_markdown(const StatsReport *rep, FILE *f) {
         const StatsOptions *o = rep->options;
         const StatsSample *after = &rep->sample, *before = rep->has_baseline ? &rep->baseline : NULL;
@@ -155,6 +189,9 @@ int stats_report_markdown(const StatsReport *rep, FILE *f) {
                 }
         }
         fputc('\n', f);
+        if (before)
+                machines_table(f, rep, before);
+        machines_table(f, rep, after);
         fputs("```\nBoots:    ", f);
         if (before) {
                 boots_line(f, before);

@@ -66,6 +66,70 @@ static void unit_table(const StatsReport *r, const StatsSample *s, FILE *f) {
         }
 }
 
+static const char *short_id(char buf[static 16], const char *id) {
+        if (isempty(id))
+                return "?";
+        snprintf(buf, 16, "%.12s", id);
+        return buf;
+}
+
+/* --by=machine: the machines, then each unit per machine against the rest of the fleet. */
+static void machines(const StatsReport *r, const StatsSample *s, FILE *f) {
+        char b1[32], b2[32], b3[32], id[16];
+        size_t w = 8;
+
+        if (!r->options->by_machine)
+                return;
+        for (size_t m = 0; m < s->n_machines; m++)
+                w = MAX(w, strlen(strna(s->machines[m].hostname)));
+        fprintf(f, "\nMachines (%s; grouped by _MACHINE_ID, named by _HOSTNAME): %zu\n", s->label, s->n_machines);
+        fprintf(f, "%-32s  %-*s %6s %10s\n", "MACHINE", (int) w, "HOSTNAME", "BOOTS", "INCOMPLETE");
+        for (size_t m = 0; m < s->n_machines; m++) {
+                const MachineStats *ms = &s->machines[m];
+                fprintf(f, "%-32s  %-*s %6u %10u", isempty(ms->machine_id) ? "(none)" : ms->machine_id, (int) w,
+                        strna(ms->hostname), ms->boots_in_journal, ms->boots_incomplete);
+                if (strv_length(ms->hostnames) > 1) {
+                        fputs("  also named", f);
+                        STRV_FOREACH(h, ms->hostnames)
+                                if (!streq(*h, strna(ms->hostname)))
+                                        fprintf(f, " %s", *h);
+                }
+                fputc('\n', f);
+        }
+        fprintf(f, "\nPer machine (%s; failures of the boots with a known outcome; VS REST: Fisher's exact test of "
+                   "the machine against all others, two-sided, Holm-adjusted over every machine and unit):\n",
+                s->label);
+        for (size_t i = 0; i < s->n_units; i++) {
+                const UnitStats *u = &s->units[i];
+                if (!r->options->units && u->failures == 0)
+                        continue;
+                fprintf(f, "%s: failed on %u of %u machine%s, %u differ%s from the rest; overall %u/%u = %s\n", u->unit,
+                        u->machines_failing, u->machines, u->machines == 1 ? "" : "s", u->machines_deviating,
+                        u->machines_deviating == 1 ? "s" : "", u->failures, u->boots, stats_fmt_pct(b1, u->rate));
+                fprintf(f, "  %-*s %-12s %9s %8s %-17s %7s  %s\n", (int) w, "HOSTNAME", "MACHINE", "FAILURES", "RATE",
+                        "95% CI (CP)", "UNKNOWN", "VS REST");
+                for (size_t m = 0; m < s->n_machines; m++) {
+                        const MachineStats *ms = &s->machines[m];
+                        const UnitStats *mu = &ms->units[i];
+                        char frac[32], ci[48];
+                        snprintf(frac, sizeof frac, "%u/%u", mu->failures, mu->boots);
+                        if (mu->boots)
+                                snprintf(ci, sizeof ci, "%s-%s", stats_fmt_pct(b2, mu->ci_low),
+                                         stats_fmt_pct(b3, mu->ci_high));
+                        else
+                                snprintf(ci, sizeof ci, "-");
+                        fprintf(f, "  %-*s %-12s %9s %8s %-17s %7u  ", (int) w, strna(ms->hostname),
+                                short_id(id, ms->machine_id), frac, stats_fmt_pct(b1, mu->rate), ci, mu->unknown);
+                        if (isnan(mu->p_vs_rest_holm))
+                                fputs("-\n", f);
+                        else
+                                fprintf(f, "%s (p = %.2g)\n",
+                                        mu->deviates > 0 ? "higher" : mu->deviates < 0 ? "lower" : "same",
+                                        mu->p_vs_rest_holm);
+                }
+        }
+}
+
 static void signatures(const StatsSample *s, FILE *f) {
         if (s->n_signatures == 0)
                 return;
@@ -191,6 +255,9 @@ int stats_report_text(const StatsReport *r, FILE *f) {
         if (r->has_baseline)
                 unit_table(r, &r->baseline, f);
         unit_table(r, &r->sample, f);
+        if (r->has_baseline)
+                machines(r, &r->baseline, f);
+        machines(r, &r->sample, f);
         comparisons(r, f);
         if (r->has_baseline)
                 signatures(&r->baseline, f);

@@ -47,6 +47,17 @@ void stats_sample_done(StatsSample *s) {
                 strv_free(s->signatures[i].units);
         }
         free(s->signatures);
+        for (size_t m = 0; m < s->n_machines; m++) {
+                MachineStats *ms = &s->machines[m];
+                free(ms->machine_id);
+                free(ms->hostname);
+                strv_free(ms->hostnames);
+                for (size_t i = 0; ms->units && i < s->n_units; i++)
+                        unit_stats_done(&ms->units[i]);
+                free(ms->units);
+        }
+        free(s->machines);
+        free(s->boot_machine);
         *s = (StatsSample) {};
 }
 
@@ -281,7 +292,8 @@ static void compute_rates(UnitStats *u, unsigned boots_started, unsigned boots_i
         }
 }
 
-static int count_unit(StatsSample *s, UnitStats *u, const StatsOptions *o) {
+/* Counts the unit over the sample's boots, or (machine >= 0) over one machine's boots only. */
+static int count_unit(StatsSample *s, UnitStats *u, const StatsOptions *o, ssize_t machine) {
         const BootAnalysis *a = s->analysis;
         int r;
 
@@ -290,6 +302,8 @@ static int count_unit(StatsSample *s, UnitStats *u, const StatsOptions *o) {
                 Outcome out;
                 const char *result;
 
+                if (machine >= 0 && s->boot_machine[b] != (size_t) machine)
+                        continue;
                 if (u->index < 0) {
                         u->unknown++;
                         continue;
@@ -325,10 +339,144 @@ static int count_unit(StatsSample *s, UnitStats *u, const StatsOptions *o) {
                         u->failures++;
                 if (out != OUTCOME_SUCCEEDED && (r = add_result(u, result ?: outcome_to_string(out))) < 0)
                         return r;
-                if (out == OUTCOME_FAILED)
+                if (out == OUTCOME_FAILED && machine < 0)
                         STRV_FOREACH(sig, ub->signatures)
                                 if ((r = add_signature(s, *sig, u->unit)) < 0)
                                         return r;
+        }
+        return 0;
+}
+
+static int machine_index_cmp(const void *x, const void *y, void *userdata) {
+        const MachineStats *machines = userdata, *a = &machines[*(const size_t *) x], *b = &machines[*(const size_t *) y];
+        int c;
+
+        /* by host name (machines without one last), then by machine ID */
+        if (!a->hostname || !b->hostname)
+                c = !a->hostname - !b->hostname;
+        else
+                c = strcmp(a->hostname, b->hostname);
+        return c ?: strcmp(a->machine_id, b->machine_id);
+}
+
+/* The machines of the sample's boots (by _MACHINE_ID of each boot) and which boots are whose. */
+static int group_machines(StatsSample *s) {
+        const BootAnalysis *a = s->analysis;
+        _cleanup_(freep) size_t *order = NULL, *rank = NULL;
+        _cleanup_(freep) MachineStats *sorted = NULL;
+
+        s->boot_machine = calloc(MAX(a->n_boots, (size_t) 1), sizeof(size_t));
+        if (!s->boot_machine)
+                return -ENOMEM;
+        for (size_t b = 0; b < a->n_boots; b++) {
+                const JournalBoot *jb = &s->source->boots[s->boot_map[b]];
+                MachineStats *m = NULL;
+                _cleanup_(freep) char *why = NULL;
+                size_t k;
+
+                for (k = 0; k < s->n_machines; k++)
+                        if (streq(s->machines[k].machine_id, jb->machine_id)) {
+                                m = &s->machines[k];
+                                break;
+                        }
+                if (!m) {
+                        MachineStats *n = realloc(s->machines, (s->n_machines + 1) * sizeof(MachineStats));
+                        if (!n)
+                                return -ENOMEM;
+                        s->machines = n;
+                        m = &n[s->n_machines++];
+                        *m = (MachineStats) { .machine_id = strdup(jb->machine_id) };
+                        if (!m->machine_id)
+                                return -ENOMEM;
+                }
+                s->boot_machine[b] = k;
+                m->boots_in_journal++;
+                if (stats_boot_incomplete(&a->boots[b], &why) < 0)
+                        return -ENOMEM;
+                m->boots_incomplete += !!why;
+                if (jb->hostname) {
+                        free(m->hostname);
+                        if (!(m->hostname = strdup(jb->hostname)) || strv_extend_unique(&m->hostnames, jb->hostname) < 0)
+                                return -ENOMEM;
+                }
+        }
+        if (s->n_machines < 2)
+                return 0;
+        /* sort, and renumber the boots' machines to match */
+        order = calloc(s->n_machines, sizeof(size_t));
+        rank = calloc(s->n_machines, sizeof(size_t));
+        sorted = calloc(s->n_machines, sizeof(MachineStats));
+        if (!order || !rank || !sorted)
+                return -ENOMEM;
+        for (size_t k = 0; k < s->n_machines; k++)
+                order[k] = k;
+        qsort_r(order, s->n_machines, sizeof(size_t), machine_index_cmp, s->machines);
+        for (size_t k = 0; k < s->n_machines; k++)
+                sorted[k] = s->machines[order[k]];
+        for (size_t k = 0; k < s->n_machines; k++)
+                rank[order[k]] = k;
+        for (size_t b = 0; b < a->n_boots; b++)
+                s->boot_machine[b] = rank[s->boot_machine[b]];
+        free(s->machines);
+        s->machines = TAKE_PTR(sorted);
+        return 0;
+}
+
+/* Each unit per machine, and each machine against the rest of the fleet (Fisher, Holm over all of them). */
+static int count_machines(StatsSample *s, const StatsOptions *o) {
+        _cleanup_(freep) double *p = NULL;
+        _cleanup_(freep) UnitStats **compared = NULL;
+        size_t n = 0;
+        int r;
+
+        r = group_machines(s);
+        if (r < 0)
+                return r;
+        p = calloc(MAX(s->n_machines * s->n_units, (size_t) 1), sizeof(double));
+        compared = calloc(MAX(s->n_machines * s->n_units, (size_t) 1), sizeof(UnitStats *));
+        if (!p || !compared)
+                return -ENOMEM;
+        for (size_t m = 0; m < s->n_machines; m++) {
+                MachineStats *ms = &s->machines[m];
+                ms->units = calloc(MAX(s->n_units, (size_t) 1), sizeof(UnitStats));
+                if (!ms->units)
+                        return -ENOMEM;
+                for (size_t i = 0; i < s->n_units; i++) {
+                        UnitStats *u = &ms->units[i], *all = &s->units[i];
+                        *u = (UnitStats) { .unit = strdup(all->unit), .index = all->index,
+                                           .p_vs_rest = NAN, .p_vs_rest_holm = NAN };
+                        if (!u->unit)
+                                return -ENOMEM;
+                        if ((r = count_unit(s, u, o, (ssize_t) m)) < 0)
+                                return r;
+                        compute_rates(u, 0, ms->boots_in_journal, o);
+                        all->machines += u->boots > 0;
+                        all->machines_failing += u->failures > 0;
+                        /* this machine against all the others, where some boot failed and both sides have data */
+                        if (all->failures > 0 && u->boots > 0 && all->boots > u->boots) {
+                                unsigned x = u->failures, X = all->failures - x, rn = all->boots - u->boots;
+                                (void) stats_fisher_exact(x, u->boots - x, X, rn - X, &u->p_vs_rest, NULL, NULL);
+                                compared[n] = u;
+                                p[n++] = u->p_vs_rest;
+                        }
+                }
+        }
+        if (stats_holm(p, n) < 0)
+                return -ENOMEM;
+        for (size_t k = 0; k < n; k++) {
+                UnitStats *u = compared[k];
+                compared[k]->p_vs_rest_holm = p[k];
+                if (p[k] < o->alpha) {
+                        /* which side: this machine's rate against the rest's */
+                        for (size_t i = 0; i < s->n_units; i++)
+                                if (streq(s->units[i].unit, u->unit)) {
+                                        const UnitStats *all = &s->units[i];
+                                        double rest = (double) (all->failures - u->failures) / (all->boots - u->boots);
+                                        u->deviates = u->rate > rest ? 1 : -1;
+                                        s->units[i].machines_deviating++;
+                                        break;
+                                }
+                }
         }
         return 0;
 }
@@ -385,11 +533,12 @@ int stats_sample_count(StatsSample *s, unsigned boots_started, const StatsOption
         if (!o->units)
                 qsort(s->units, n, sizeof(UnitStats), unit_name_cmp);
         for (size_t i = 0; i < n; i++) {
-                if ((r = count_unit(s, &s->units[i], o)) < 0)
+                s->units[i].p_vs_rest = s->units[i].p_vs_rest_holm = NAN;
+                if ((r = count_unit(s, &s->units[i], o, -1)) < 0)
                         return r;
                 compute_rates(&s->units[i], boots_started, s->boots_in_journal, o);
         }
-        return 0;
+        return o->by_machine ? count_machines(s, o) : 0;
 }
 
 static const char * const comparison_verdict_table[_COMPARISON_VERDICT_MAX] = {
@@ -596,6 +745,29 @@ static int verdict_baseline(StatsReport *rep, bool *fail) {
         return r;
 }
 
+/* --by=machine: on how many machines the unit failed, and the machines that differ from the rest. */
+static int machines_note(StatsReport *rep, const StatsSample *s, size_t i) {
+        const UnitStats *u = &s->units[i];
+        int r;
+
+        if (!rep->options->by_machine || s->n_machines == 0)
+                return 0;
+        r = append(&rep->verdict_text, "", " on %u of %u machine%s", u->machines_failing, u->machines,
+                   u->machines == 1 ? "" : "s");
+        /* the machines where it fails more often first: that is the regression */
+        for (size_t k = 0, pass = 0; pass < 2; pass++)
+        for (size_t m = 0; r >= 0 && m < s->n_machines; m++) {
+                const MachineStats *ms = &s->machines[m];
+                const UnitStats *mu = &ms->units[i];
+                if (mu->deviates != (pass == 0 ? 1 : -1))
+                        continue;
+                r = append(&rep->verdict_text, "", "%s%s %u/%u (%s than the rest, p = %.2g)",
+                           k++ == 0 ? "; differs on: " : ", ", ms->hostname ?: ms->machine_id, mu->failures,
+                           mu->boots, mu->deviates > 0 ? "higher" : "lower", mu->p_vs_rest_holm);
+        }
+        return r;
+}
+
 static int verdict_single(StatsReport *rep, bool *fail) {
         const StatsOptions *o = rep->options;
         const StatsSample *s = &rep->sample;
@@ -641,6 +813,8 @@ static int verdict_single(StatsReport *rep, bool *fail) {
                                    u->unit, x, n, pct(b1, (double) x / n),
                                    (u->has_worst ? u->worst_ci_low : u->ci_low) * 100,
                                    (u->has_worst ? u->worst_ci_high : u->ci_high) * 100);
+                        if (r >= 0)
+                                r = machines_note(rep, s, i);
                 } else {
                         double up = stats_cp_upper_one_sided(0, n, o->alpha);
                         r = append(&rep->verdict_text, "; ", "%s: NO FAILURES in %u boots", u->unit, n);

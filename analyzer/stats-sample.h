@@ -22,6 +22,7 @@ typedef struct StatsOptions {
         char **anchors;              /* units the race evidence times against */
         char *title;                 /* --title: the markdown heading, e.g. "LP: #1750780 (xenial)" */
         char *label, *baseline_label; /* --label, --baseline-label: package and version tested */
+        bool by_machine;             /* --by=machine: rates per machine (_MACHINE_ID) besides the overall ones */
 } StatsOptions;
 
 void stats_options_done(StatsOptions *o);
@@ -53,7 +54,22 @@ typedef struct UnitStats {
                                        * -ERANGE when out of reach */
         long long boots_needed_total; /* boots in all, with the failures seen so far and none more */
         bool shown_below;
+        /* --by=machine. The overall counts of a unit: how many machines have evidence of it, how many saw it
+         * fail, how many differ from the rest of the fleet. A machine's counts: Fisher's exact test of this
+         * machine against all the others (two-sided, and Holm-adjusted over every machine and unit compared) */
+        unsigned machines, machines_failing, machines_deviating;
+        double p_vs_rest, p_vs_rest_holm; /* NAN when not compared (no failure anywhere, or no other machine) */
+        int deviates;                     /* +1 fails more often than the rest, -1 less often, 0 neither */
 } UnitStats;
+
+/* The boots of one machine of a sample (--by=machine), counted like the whole sample. */
+typedef struct MachineStats {
+        char *machine_id;  /* 32 hex digits; "" for boots whose journal names no machine */
+        char *hostname;    /* _HOSTNAME of its last boot, or NULL */
+        char **hostnames;  /* every _HOSTNAME its boots had, in boot order */
+        unsigned boots_in_journal, boots_incomplete;
+        UnitStats *units;  /* same units and order as StatsSample.units */
+} MachineStats;
 
 typedef struct SignatureCount {
         char *signature;
@@ -79,6 +95,10 @@ typedef struct StatsSample {
         SignatureCount *signatures;
         size_t n_signatures;
         unsigned n_cycles;
+        /* --by=machine: the machines, sorted by host name, and which one each analysis boot belongs to */
+        MachineStats *machines;
+        size_t n_machines;
+        size_t *boot_machine;
 } StatsSample;
 
 void stats_sample_done(StatsSample *s);
@@ -92,7 +112,8 @@ char *stats_unit_name_normalize(const char *name);
 int stats_sample_load(StatsSample *s, const char *label, const JournalSourceSpec *spec, const StatsOptions *o,
                       JournalProgressCallback progress, void *userdata);
 
-/* Counts the units (o->units, or every unit with evidence) and computes rates and intervals. */
+/* Counts the units (o->units, or every unit with evidence) and computes rates and intervals; with o->by_machine
+ * also per machine, each machine compared with the rest. */
 int stats_sample_count(StatsSample *s, unsigned boots_started, const StatsOptions *o);
 
 /* Is a boot incomplete, and why ("no 'Startup finished'", "no journal flush", "no clean end")? Returns the

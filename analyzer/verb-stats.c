@@ -28,6 +28,7 @@ enum {
         ARG_LABEL,
         ARG_BASELINE_LABEL,
         ARG_OUTCOMES,
+        ARG_BY,
 };
 
 static const struct option options[] = {
@@ -51,6 +52,7 @@ static const struct option options[] = {
         { "label", required_argument, NULL, ARG_LABEL },
         { "baseline-label", required_argument, NULL, ARG_BASELINE_LABEL },
         { "outcomes", no_argument, NULL, ARG_OUTCOMES },
+        { "by", required_argument, NULL, ARG_BY },
         {},
 };
 
@@ -76,6 +78,8 @@ static const char help[] =
         "                             an empty TEXT turns inference off)\n"
         "      --anchor=UNIT          also time failing units against UNIT (race evidence)\n"
         "      --title=TEXT, --label=TEXT, --baseline-label=TEXT  markdown heading and package versions\n"
+        "      --by=machine           also per machine (_MACHINE_ID, shown by _HOSTNAME), each compared with the\n"
+        "                             rest: journals of many hosts, e.g. systemd-journal-remote's directory\n"
         "      --outcomes             print the per-boot outcome table (tab-separated) instead of the report\n"
         "      --format=FORMAT        text (default), json, markdown or junit\n\n"
         "Exit status: 0 verdict passed, 1 verdict failed, 2 usage or input error, or a journal that could not\n"
@@ -225,6 +229,16 @@ static int handle(int c, const char *arg, void *userdata) {
                 return (a->o.baseline_label = strdup(arg)) ? 0 : -ENOMEM;
         case ARG_OUTCOMES:
                 a->outcomes = true;
+                return 0;
+        case ARG_BY:
+                if (streq(arg, "machine"))
+                        a->o.by_machine = true;
+                else if (streq(arg, "boot"))
+                        a->o.by_machine = false;
+                else {
+                        log_error("stats: --by=%s: expected machine (or boot, the default)", arg);
+                        return -EINVAL;
+                }
                 return 0;
         }
         return -EINVAL;
