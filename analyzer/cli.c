@@ -28,6 +28,7 @@ void context_init(Context *c) {
 void context_done(Context *c) {
         c->root = mfree(c->root);
         c->target = mfree(c->target);
+        c->targets = strv_free(c->targets);
 }
 
 void log_error(const char *fmt, ...) {
@@ -112,6 +113,7 @@ int cli_parse(int argc, char *argv[], Context *ctx, const struct option *extra, 
 
         optind = 0; /* full reset: argv may be parsed more than once */
         opterr = 0;
+        ctx->targets = strv_free(ctx->targets);
         while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) >= 0) {
                 switch (c) {
                 case 'h':
@@ -129,7 +131,7 @@ int cli_parse(int argc, char *argv[], Context *ctx, const struct option *extra, 
                                 return -ENOMEM;
                         break;
                 case ARG_TARGET:
-                        if (set_string(&ctx->target, optarg) < 0)
+                        if (set_string(&ctx->target, optarg) < 0 || strv_extend(&ctx->targets, optarg) < 0)
                                 return -ENOMEM;
                         break;
                 case ARG_SYSTEMD: {

@@ -25,7 +25,8 @@ OutputFormat output_format_from_string(const char *s);
 
 typedef struct Context {
         char *root;        /* --root=DIR, NULL for the host's own system */
-        char *target;      /* --target=NAME, e.g. "debian-bookworm" */
+        char *target;      /* --target=NAME, e.g. "debian-bookworm" (the last one given) */
+        char **targets;    /* every --target=NAME, in order (fix judges a repair for several) */
         unsigned systemd;  /* --systemd=N; 0 = decide from target, root or default */
         OutputFormat format;
         Severity fail_on;

@@ -17,6 +17,19 @@ Severity severity_from_string(const char *s) {
         return (Severity) string_table_lookup(severity_table, _SEVERITY_MAX, s);
 }
 
+FindingFix *finding_fix_free(FindingFix *x) {
+        if (!x)
+                return NULL;
+        free(x->candidate);
+        free(x->form);
+        free(x->note);
+        strv_free(x->delayed);
+        strv_free(x->rejected);
+        free(x->none_reason);
+        free(x);
+        return NULL;
+}
+
 void finding_list_done(FindingList *l) {
         for (size_t i = 0; i < l->n; i++) {
                 Finding *f = &l->items[i];
@@ -26,6 +39,7 @@ void finding_list_done(FindingList *l) {
                 free(f->message);
                 strv_free(f->evidence);
                 free(f->fix);
+                finding_fix_free(f->fix_details);
                 free(f->suppressed);
         }
         l->items = mfree(l->items);

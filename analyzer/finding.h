@@ -17,6 +17,22 @@ typedef enum Severity {
 const char *severity_to_string(Severity s);
 Severity severity_from_string(const char *s);
 
+/* The repair `bootrace fix` chose for the finding's unit (see fix-search.h), for lint's JSON. */
+typedef struct FindingFix {
+        char *candidate;   /* the chosen repair, NULL when none exists */
+        char *form;        /* "drop-in" (the fix field is drop-in text) or "diff" (a unified diff of the file) */
+        unsigned lines;    /* settings added or removed */
+        char *note;        /* what it means beyond ordering, or NULL */
+        char **delayed;    /* "X would now wait for A, B": units ordered after the unit that wait longer */
+        char **rejected;   /* pairs: candidate, reason */
+        char *none_reason; /* candidate == NULL: why no repair exists */
+} FindingFix;
+
+FindingFix *finding_fix_free(FindingFix *x);
+static inline void finding_fix_freep(FindingFix **x) {
+        finding_fix_free(*x);
+}
+
 typedef struct Finding {
         char *check;       /* stable check id, e.g. "private-tmp-before-remount" */
         Severity severity;
@@ -26,6 +42,7 @@ typedef struct Finding {
         char *message;
         char **evidence;   /* one line each */
         char *fix;         /* proposed repair (text), or NULL */
+        FindingFix *fix_details; /* how it was chosen, or NULL */
         char *suppressed;  /* NULL, or where the suppression came from ("file:line" or "override file:line") */
 } Finding;
 

@@ -24,6 +24,34 @@ void report_json_finding(JsonWriter *w, const Finding *x) {
         json_end_array(w);
         if (x->fix)
                 json_kv_string(w, "fix", x->fix);
+        if (x->fix_details) {
+                const FindingFix *d = x->fix_details;
+                json_key(w, "fix_details");
+                json_begin_object(w);
+                json_kv_string(w, "candidate", d->candidate);
+                if (d->candidate) {
+                        json_kv_string(w, "form", d->form);
+                        json_kv_uint(w, "lines", d->lines);
+                        if (d->note)
+                                json_kv_string(w, "note", d->note);
+                        json_key(w, "delayed");
+                        json_begin_array(w);
+                        STRV_FOREACH(s, d->delayed)
+                                json_string(w, *s);
+                        json_end_array(w);
+                } else
+                        json_kv_string(w, "reason", d->none_reason);
+                json_key(w, "rejected");
+                json_begin_array(w);
+                for (char **r = d->rejected; r && r[0] && r[1]; r += 2) {
+                        json_begin_object(w);
+                        json_kv_string(w, "candidate", r[0]);
+                        json_kv_string(w, "reason", r[1]);
+                        json_end_object(w);
+                }
+                json_end_array(w);
+                json_end_object(w);
+        }
         if (x->suppressed)
                 json_kv_string(w, "suppressed", x->suppressed);
         json_end_object(w);

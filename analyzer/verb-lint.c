@@ -5,7 +5,8 @@
 #include <sys/stat.h>
 
 #include "check-common.h"
-#include "fstab-generator.h"
+#include "fix-search.h"
+#include "lint-run.h"
 #include "loader.h"
 #include "report.h"
 #include "suppress.h"
@@ -51,60 +52,6 @@ static int lint_option(int c, const char *arg, void *userdata) {
         return *p ? 0 : -ENOMEM;
 }
 
-/* Units given as files count as enabled the way their [Install] section says, as packaging helpers
- * (deb-systemd-helper, %systemd_post) enable them: WantedBy=X becomes X Wants=unit, and so on. */
-static int add_install_edges(Model *m, ModelUnit *u) {
-        static const struct {
-                const char *key;
-                DepType type;
-        } install[] = {
-                { "WantedBy", DEP_WANTS },
-                { "RequiredBy", DEP_REQUIRES },
-                { "UpheldBy", DEP_UPHOLDS },
-        };
-        Graph *g = model_graph(m);
-
-        for (size_t i = 0; i < u->unit->n_settings; i++) {
-                const Setting *s = &u->unit->settings[i];
-                _cleanup_(strv_freep) char **words = NULL;
-
-                if (!streq(s->section, "Install") || (u->st && u->st[i] != SETTING_EFFECTIVE))
-                        continue;
-                for (size_t k = 0; k < ELEMENTSOF(install); k++) {
-                        if (!streq(s->key, install[k].key))
-                                continue;
-                        if (words_split_plain(s->value, &words) < 0)
-                                return -ENOMEM;
-                        STRV_FOREACH(w, words) {
-                                ModelUnit *t = NULL;
-                                uint32_t origin;
-                                Origin o = {
-                                        .kind = ORIGIN_LINK,
-                                        .file = u->unit->sources[s->source].path,
-                                        .line = s->line,
-                                        .detail = install[k].key,
-                                };
-                                if (!unit_name_is_valid(*w, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE))
-                                        continue;
-                                if (model_add(m, *w, &t) < 0 || !t)
-                                        continue;
-                                if (graph_add_origin(g, &o, &origin) < 0 ||
-                                    graph_add_edge(g, t->node, install[k].type, u->node, origin) < 0)
-                                        return -ENOMEM;
-                        }
-                }
-        }
-        return 0;
-}
-
-/* A template is linted as an instance, as systemd-analyze verify does. */
-static int lint_name(const char *name, char **ret) {
-        if (unit_name_is_valid(name, UNIT_NAME_TEMPLATE))
-                return unit_name_replace_instance(name, "lint-instance", ret);
-        *ret = strdup(name);
-        return *ret ? 0 : -ENOMEM;
-}
-
 static int add_unit_dir(const char *dir, char ***names, char ***extra) {
         _cleanup_(freep) struct dirent **de = NULL;
         int n = scandir(dir, &de, NULL, alphasort);
@@ -116,7 +63,7 @@ static int add_unit_dir(const char *dir, char ***names, char ***extra) {
                 struct stat st;
 
                 if (p && unit_name_is_valid(de[i]->d_name, UNIT_NAME_ANY) && lstat(p, &st) >= 0 &&
-                    S_ISREG(st.st_mode) && lint_name(de[i]->d_name, &name) >= 0)
+                    S_ISREG(st.st_mode) && lint_unit_name(de[i]->d_name, &name) >= 0)
                         (void) strv_extend_unique(names, name);
                 free(de[i]);
         }
@@ -158,7 +105,7 @@ static int collect_args(int argc, char *argv[], int first, char ***names, char *
                         return -EINVAL;
                 }
                 dir = strndup_safe(abs, base - abs > 1 ? (size_t) (base - abs - 1) : 1);
-                if (!dir || lint_name(base, &name) < 0 || strv_extend_unique(names, name) < 0 ||
+                if (!dir || lint_unit_name(base, &name) < 0 || strv_extend_unique(names, name) < 0 ||
                     strv_extend_unique(extra, dir) < 0)
                         return -ENOMEM;
         }
@@ -181,7 +128,7 @@ static int collect_root_units(const Root *root, unsigned v, char ***names, DiagL
                 _cleanup_(unit_freep) Unit *u = NULL;
                 _cleanup_(freep) char *name = NULL;
 
-                if (lint_name(*n, &name) < 0)
+                if (lint_unit_name(*n, &name) < 0)
                         return -ENOMEM;
                 if (loader_load(l, name, &u, NULL) < 0 || u->load_state == LOAD_MASKED || !u->fragment_path)
                         continue;
@@ -189,34 +136,6 @@ static int collect_root_units(const Root *root, unsigned v, char ***names, DiagL
                         return -ENOMEM;
         }
         return 0;
-}
-
-/* Runs our model of systemd-fstab-generator for the root into a fresh temporary directory. */
-static int generate(const Root *root, unsigned version, char **ret_dir, DiagList *diags) {
-        _cleanup_(freep) char *dir = NULL;
-        const char *tmp = getenv("TMPDIR");
-        int r;
-
-        *ret_dir = NULL;
-        if (!root)
-                return 0;
-        if (asprintf_safe(&dir, "%s/bootrace-generator.XXXXXX", isempty(tmp) ? "/tmp" : tmp) < 0)
-                return -ENOMEM;
-        if (!mkdtemp(dir))
-                return -errno;
-        r = fstab_generate(root, version, dir, diags);
-        if (r < 0) {
-                fstab_generated_remove(dir);
-                return r;
-        }
-        *ret_dir = TAKE_PTR(dir);
-        return 0;
-}
-
-static void generated_removep(char **dir) {
-        if (*dir)
-                fstab_generated_remove(*dir);
-        *dir = mfree(*dir);
 }
 
 /* Paths below the working directory are shown relative to it, as the user typed them. */
@@ -253,6 +172,20 @@ static void relativize_findings(FindingList *l) {
                         free(f->message);
                         f->message = x;
                 }
+                if (f->fix && (x = relative(f->fix, cwd))) {
+                        free(f->fix);
+                        f->fix = x;
+                }
+                for (char **e = f->fix_details ? f->fix_details->rejected : NULL; e && *e; e++)
+                        if ((x = relative(*e, cwd))) {
+                                free(*e);
+                                *e = x;
+                        }
+                if (f->fix_details && f->fix_details->none_reason &&
+                    (x = relative(f->fix_details->none_reason, cwd))) {
+                        free(f->fix_details->none_reason);
+                        f->fix_details->none_reason = x;
+                }
                 for (char **e = f->evidence; e && *e; e++)
                         if ((x = relative(*e, cwd))) {
                                 free(*e);
@@ -265,11 +198,6 @@ static void relativize_findings(FindingList *l) {
         }
 }
 
-static const char * const anchors[] = {
-        "systemd-remount-fs.service", "local-fs.target", "systemd-tmpfiles-setup.service", "sysinit.target",
-        NULL,
-};
-
 int verb_lint(int argc, char *argv[], Context *ctx) {
         static const OutputFormat formats[] = { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF, FORMAT_JUNIT,
                                                 _FORMAT_INVALID };
@@ -280,24 +208,16 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
         };
         _cleanup_(root_freep) Root *root = NULL;
         _cleanup_(rules_freep) Rules *rules = NULL;
-        _cleanup_(model_freep) Model *model = NULL;
-        _cleanup_(strv_freep) char **names = NULL, **extra = NULL, **linted = NULL;
-        _cleanup_(generated_removep) char *generated = NULL;
+        _cleanup_(lint_run_freep) LintRun *run = NULL;
+        _cleanup_(strv_freep) char **names = NULL, **extra = NULL;
+        _cleanup_(lint_generated_removep) char *generated = NULL;
         _cleanup_(diag_list_done) DiagList diags = {};
-        _cleanup_(finding_list_done) FindingList findings = {};
         _cleanup_(suppression_file_done) SuppressionFile supp = {};
-        _cleanup_(freep) ModelUnit **units = NULL;
         _cleanup_(freep) char *distro = NULL, *anchor = NULL;
-        _cleanup_(transaction_freep) Transaction *tr = NULL;
-        Cycle *cycles = NULL;
-        size_t n_cycles = 0;
-        bool truncated = false;
         LintArgs args = {};
         VersionSource vsrc;
         const char *target_name = NULL;
         unsigned version;
-        size_t n_units = 0;
-        bool input_error = false;
         int r, first;
 
         r = cli_parse(argc, argv, ctx, options, NULL, lint_option, &args, lint_help, &first);
@@ -352,121 +272,51 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
                 log_error("--root=%s: cannot list its units", ctx->root);
                 return EXIT_ERROR;
         }
-        r = generate(root, version, &generated, &diags);
+        r = lint_generate(root, version, &generated, &diags);
         if (r < 0) {
                 log_error("cannot write the generated units: %s", strerror(-r));
                 return EXIT_ERROR;
         }
 
-        r = model_new(&(ModelOptions) { .root = root, .extra_dirs = extra, .systemd = version, .distro = distro,
-                                        .generator_dir = generated },
-                      rules, &model, &diags);
+        LintRunOptions ro = {
+                .root = root, .extra_dirs = extra, .version = version, .distro = distro,
+                .generator_dir = generated, .anchor = anchor, .anchor_given = !!anchor, .names = names,
+                .suppressions = supp.path ? &supp : NULL,
+        };
+        r = lint_run(&ro, rules, &run, &diags);
         if (r < 0) {
                 diag_list_print(&diags, stderr, DIAG_ERROR);
-                log_error("cannot build the model for systemd %u: %s", version, strerror(-r));
+                log_error("cannot lint for systemd %u: %s", version, strerror(-r));
                 return EXIT_ERROR;
         }
-        units = calloc(strv_length(names) + 1, sizeof(ModelUnit *));
-        if (!units)
-                return EXIT_ERROR;
-        STRV_FOREACH(n, names) {
-                ModelUnit *mu = NULL;
-                r = model_add(model, *n, &mu);
-                if (r < 0 || !mu) {
-                        log_error("%s: cannot load: %s", *n, strerror(-r));
-                        input_error = true;
-                        continue;
-                }
-                if (mu->unit->load_state != LOAD_LOADED) {
-                        log_error("%s: %s%s%s", *n, load_state_to_string(mu->unit->load_state),
-                                  mu->unit->fragment_path ? ", " : "", strempty(mu->unit->fragment_path));
-                        input_error = true;
-                        continue;
-                }
-                units[n_units++] = mu;
-                if (strv_extend(&linted, mu->unit->id) < 0)
-                        return EXIT_ERROR;
-        }
-        for (const char * const *a = anchors; *a; a++)
-                (void) model_add(model, *a, NULL);
-        (void) model_add(model, anchor ?: "default.target", NULL);
-        for (size_t i = 0; i < n_units; i++)
-                if (units[i]->unit->from_extra_dir && add_install_edges(model, units[i]) < 0)
-                        return EXIT_ERROR;
-        /* the mount units of every path the linted units need, so that the model knows which exist */
-        for (size_t i = 0; i < n_units; i++) {
-                _cleanup_(lint_paths_done) LintPaths paths = {};
-                if (lint_unit_paths(units[i], rules, version, &paths) < 0)
-                        return EXIT_ERROR;
-                for (size_t k = 0; k < paths.n; k++) {
-                        _cleanup_(strv_freep) char **mounts = NULL;
-                        if (lint_path_mount_names(paths.items[k].path, &mounts) < 0)
-                                return EXIT_ERROR;
-                        STRV_FOREACH(m, mounts)
-                                (void) model_add(model, *m, NULL);
-                }
-        }
-        r = model_finish(model);
+        STRV_FOREACH(e, run->load_errors)
+                log_error("%s", *e);
+        /* each race finding carries the repair `bootrace fix` would choose */
+        r = fix_attach(&ro, rules, run, &diags);
         if (r < 0) {
-                log_error("cannot finish the model: %s", strerror(-r));
+                diag_list_print(&diags, stderr, DIAG_ERROR);
+                log_error("cannot search for fixes: %s", strerror(-r));
                 return EXIT_ERROR;
         }
-
-        /* the boot transaction and its ordering cycles */
-        r = transaction_build(model, anchor ?: "default.target", &tr, &diags);
-        if (r == -ENOMEM)
-                return EXIT_ERROR;
-        if (r < 0)
-                (void) diag_add(&diags, anchor ? DIAG_ERROR : DIAG_NOTICE, NULL, 0,
-                                "%s cannot be loaded: no boot transaction, no ordering-cycle check",
-                                anchor ?: "default.target");
-        else if (transaction_cycles(tr, 256, &cycles, &n_cycles, &truncated) < 0)
-                return EXIT_ERROR;
-        if (r < 0 && anchor)
-                input_error = true;
-
-        LintContext lc = {
-                .model = model, .rules = rules, .version = version, .units = units, .n_units = n_units,
-                .diags = &diags, .transaction = tr, .transaction_anchor = anchor ?: "default.target",
-                .cycles = cycles, .n_cycles = n_cycles, .cycles_truncated = truncated,
-        };
-        for (size_t i = 0; i < n_units; i++) {
-                size_t before = findings.n;
-                for (size_t k = 0; k < check_table_size; k++) {
-                        r = check_table[k].run(&lc, units[i], &findings);
-                        if (r < 0) {
-                                cycle_list_free(cycles, n_cycles);
-                                log_error("%s: check %s failed: %s", units[i]->unit->id, check_table[k].id,
-                                          strerror(-r));
-                                return EXIT_ERROR;
-                        }
-                }
-                r = suppress_findings(&findings, before, units[i]->unit, supp.path ? &supp : NULL);
-                if (r < 0) {
-                        cycle_list_free(cycles, n_cycles);
-                        return EXIT_ERROR;
-                }
-        }
-        cycle_list_free(cycles, n_cycles);
-        relativize_findings(&findings);
-        finding_list_sort(&findings);
+        relativize_findings(&run->findings);
+        finding_list_sort(&run->findings);
 
         ReportMeta meta = {
                 .tool_version = PACKAGE_VERSION, .systemd = version, .target = target_name, .rules = rules,
-                .units = linted, .color = ctx->color, .quiet = ctx->quiet,
+                .units = run->linted, .color = ctx->color, .quiet = ctx->quiet,
         };
         switch (ctx->format) {
         case FORMAT_JSON:
-                r = report_json(&findings, &meta, stdout);
+                r = report_json(&run->findings, &meta, stdout);
                 break;
         case FORMAT_SARIF:
-                r = report_sarif(&findings, &meta, stdout);
+                r = report_sarif(&run->findings, &meta, stdout);
                 break;
         case FORMAT_JUNIT:
-                r = report_junit(&findings, &meta, stdout);
+                r = report_junit(&run->findings, &meta, stdout);
                 break;
         default:
-                r = report_text(&findings, &meta, stdout);
+                r = report_text(&run->findings, &meta, stdout);
                 break;
         }
         fflush(stdout);
@@ -484,7 +334,7 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
                 log_error("cannot write the report: %s", strerror(-r));
                 return EXIT_ERROR;
         }
-        if (input_error)
+        if (run->input_error)
                 return EXIT_ERROR;
-        return finding_list_count_at_least(&findings, ctx->fail_on) > 0 ? EXIT_FINDINGS : EXIT_CLEAN;
+        return finding_list_count_at_least(&run->findings, ctx->fail_on) > 0 ? EXIT_FINDINGS : EXIT_CLEAN;
 }

@@ -5,6 +5,8 @@
 const Verb verb_table[] = {
         { "lint", verb_lint, "lint [--root=DIR] [--target=NAME|--systemd=N] [PATH...]",
           "find boot-ordering races in unit files, judged for one systemd version" },
+        { "fix", verb_fix, "fix [--root=DIR] [--target=NAME...] [--drop-in] [--write] PATH|UNIT...",
+          "the minimal, precise, cycle-free repair of a unit's races: a diff or a drop-in" },
         { "show", verb_show, "show [--root=DIR] [--format=text|json] UNIT|PATH...",
           "print a unit as systemd would load it: settings with file:line, drop-ins, aliases" },
         { "graph", verb_graph, "graph [--root=DIR|--target=NAME] [--format=text|json|dot] [UNIT|PATH...]",

@@ -16,6 +16,7 @@ typedef struct Verb {
 } Verb;
 
 int verb_lint(int argc, char *argv[], Context *ctx);
+int verb_fix(int argc, char *argv[], Context *ctx);
 int verb_show(int argc, char *argv[], Context *ctx);
 int verb_graph(int argc, char *argv[], Context *ctx);
 int verb_explain(int argc, char *argv[], Context *ctx);

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "check-common.h"
+#include "fstab-generator.h"
+#include "lint-run.h"
+#include "unit-name.h"
+#include "unit-words.h"
+
+/* Units given as files count as enabled the way their [Install] section says, as packaging helpers
+ * (deb-systemd-helper, %systemd_post) enable them: WantedBy=X becomes X Wants=unit, and so on. */
+static int add_install_edges(Model *m, ModelUnit *u) {
+        static const struct {
+                const char *key;
+                DepType type;
+        } install[] = {
+                { "WantedBy", DEP_WANTS },
+                { "RequiredBy", DEP_REQUIRES },
+                { "UpheldBy", DEP_UPHOLDS },
+        };
+        Graph *g = model_graph(m);
+
+        for (size_t i = 0; i < u->unit->n_settings; i++) {
+                const Setting *s = &u->unit->settings[i];
+                _cleanup_(strv_freep) char **words = NULL;
+
+                if (!streq(s->section, "Install") || (u->st && u->st[i] != SETTING_EFFECTIVE))
+                        continue;
+                for (size_t k = 0; k < ELEMENTSOF(install); k++) {
+                        if (!streq(s->key, install[k].key))
+                                continue;
+                        if (words_split_plain(s->value, &words) < 0)
+                                return -ENOMEM;
+                        STRV_FOREACH(w, words) {
+                                ModelUnit *t = NULL;
+                                uint32_t origin;
+                                Origin o = {
+                                        .kind = ORIGIN_LINK,
+                                        .file = u->unit->sources[s->source].path,
+                                        .line = s->line,
+                                        .detail = install[k].key,
+                                };
+                                if (!unit_name_is_valid(*w, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE))
+                                        continue;
+                                if (model_add(m, *w, &t) < 0 || !t)
+                                        continue;
+                                if (graph_add_origin(g, &o, &origin) < 0 ||
+                                    graph_add_edge(g, t->node, install[k].type, u->node, origin) < 0)
+                                        return -ENOMEM;
+                        }
+                }
+        }
+        return 0;
+}
+
+int lint_unit_name(const char *name, char **ret) {
+        if (unit_name_is_valid(name, UNIT_NAME_TEMPLATE))
+                return unit_name_replace_instance(name, "lint-instance", ret);
+        *ret = strdup(name);
+        return *ret ? 0 : -ENOMEM;
+}
+
+int lint_generate(const Root *root, unsigned version, char **ret_dir, DiagList *diags) {
+        _cleanup_(freep) char *dir = NULL;
+        const char *tmp = getenv("TMPDIR");
+        int r;
+
+        *ret_dir = NULL;
+        if (!root)
+                return 0;
+        if (asprintf_safe(&dir, "%s/bootrace-generator.XXXXXX", isempty(tmp) ? "/tmp" : tmp) < 0)
+                return -ENOMEM;
+        if (!mkdtemp(dir))
+                return -errno;
+        r = fstab_generate(root, version, dir, diags);
+        if (r < 0) {
+                fstab_generated_remove(dir);
+                return r;
+        }
+        *ret_dir = TAKE_PTR(dir);
+        return 0;
+}
+
+void lint_generated_removep(char **dir) {
+        if (*dir)
+                fstab_generated_remove(*dir);
+        *dir = mfree(*dir);
+}
+
+LintRun *lint_run_free(LintRun *r) {
+        if (!r)
+                return NULL;
+        cycle_list_free(r->cycles, r->n_cycles);
+        transaction_free(r->transaction);
+        free(r->units);
+        strv_free(r->linted);
+        strv_free(r->load_errors);
+        finding_list_done(&r->findings);
+        model_free(r->model);
+        free(r);
+        return NULL;
+}
+
+static const char * const anchors[] = {
+        "systemd-remount-fs.service", "local-fs.target", "systemd-tmpfiles-setup.service", "sysinit.target",
+        NULL,
+};
+
+static bool wants_install(const LintRunOptions *o, const ModelUnit *u) {
+        if (!o->install_names)
+                return u->unit->from_extra_dir;
+        STRV_FOREACH(n, u->unit->names)
+                if (strv_contains(o->install_names, *n))
+                        return true;
+        return strv_contains(o->install_names, u->unit->id);
+}
+
+static bool wants_check(const LintRunOptions *o, const ModelUnit *u) {
+        if (!o->check_only)
+                return true;
+        STRV_FOREACH(n, u->unit->names)
+                if (strv_contains(o->check_only, *n))
+                        return true;
+        return strv_contains(o->check_only, u->unit->id);
+}
+
+int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagList *diags) {
+        _cleanup_(lint_run_freep) LintRun *run = NULL;
+        const char *anchor = o->anchor ?: "default.target";
+        int r;
+
+        run = calloc(1, sizeof(LintRun));
+        if (!run)
+                return -ENOMEM;
+        r = model_new(&(ModelOptions) { .root = o->root, .extra_dirs = o->extra_dirs, .systemd = o->version,
+                                        .distro = o->distro, .generator_dir = o->generator_dir },
+                      rules, &run->model, diags);
+        if (r < 0)
+                return r;
+        run->units = calloc(strv_length(o->names) + 1, sizeof(ModelUnit *));
+        if (!run->units)
+                return -ENOMEM;
+        STRV_FOREACH(n, o->names) {
+                ModelUnit *mu = NULL;
+                char *e = NULL;
+
+                r = model_add(run->model, *n, &mu);
+                if (r < 0 || !mu) {
+                        if (asprintf_safe(&e, "%s: cannot load: %s", *n, strerror(-r)) < 0 ||
+                            strv_push(&run->load_errors, e) < 0)
+                                return -ENOMEM;
+                        run->input_error = true;
+                        continue;
+                }
+                if (mu->unit->load_state != LOAD_LOADED) {
+                        if (asprintf_safe(&e, "%s: %s%s%s", *n, load_state_to_string(mu->unit->load_state),
+                                          mu->unit->fragment_path ? ", " : "",
+                                          strempty(mu->unit->fragment_path)) < 0 ||
+                            strv_push(&run->load_errors, e) < 0)
+                                return -ENOMEM;
+                        run->input_error = true;
+                        continue;
+                }
+                run->units[run->n_units++] = mu;
+                if (strv_extend(&run->linted, mu->unit->id) < 0)
+                        return -ENOMEM;
+        }
+        for (const char * const *a = anchors; *a; a++)
+                (void) model_add(run->model, *a, NULL);
+        (void) model_add(run->model, anchor, NULL);
+        for (size_t i = 0; i < run->n_units; i++)
+                if (wants_install(o, run->units[i]) && add_install_edges(run->model, run->units[i]) < 0)
+                        return -ENOMEM;
+        /* the mount units of every path the linted units need, so that the model knows which exist */
+        for (size_t i = 0; i < run->n_units; i++) {
+                _cleanup_(lint_paths_done) LintPaths paths = {};
+                if (lint_unit_paths(run->units[i], rules, o->version, &paths) < 0)
+                        return -ENOMEM;
+                for (size_t k = 0; k < paths.n; k++) {
+                        _cleanup_(strv_freep) char **mounts = NULL;
+                        if (lint_path_mount_names(paths.items[k].path, &mounts) < 0)
+                                return -ENOMEM;
+                        STRV_FOREACH(m, mounts)
+                                (void) model_add(run->model, *m, NULL);
+                }
+        }
+        r = model_finish(run->model);
+        if (r < 0) {
+                (void) diag_add(diags, DIAG_ERROR, NULL, 0, "cannot finish the model: %s", strerror(-r));
+                return r;
+        }
+
+        /* the boot transaction and its ordering cycles */
+        r = transaction_build(run->model, anchor, &run->transaction, diags);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                (void) diag_add(diags, o->anchor_given ? DIAG_ERROR : DIAG_NOTICE, NULL, 0,
+                                "%s cannot be loaded: no boot transaction, no ordering-cycle check", anchor);
+        else {
+                r = transaction_cycles(run->transaction, 256, &run->cycles, &run->n_cycles,
+                                       &run->cycles_truncated);
+                if (r < 0)
+                        return r;
+        }
+        if (!run->transaction && o->anchor_given)
+                run->input_error = true;
+
+        LintContext lc = {
+                .model = run->model, .rules = rules, .version = o->version, .units = run->units,
+                .n_units = run->n_units, .diags = diags, .transaction = run->transaction,
+                .transaction_anchor = anchor, .cycles = run->cycles, .n_cycles = run->n_cycles,
+                .cycles_truncated = run->cycles_truncated,
+        };
+        for (size_t i = 0; i < run->n_units; i++) {
+                size_t before = run->findings.n;
+
+                if (!wants_check(o, run->units[i]))
+                        continue;
+                for (size_t k = 0; k < check_table_size; k++) {
+                        r = check_table[k].run(&lc, run->units[i], &run->findings);
+                        if (r < 0) {
+                                (void) diag_add(diags, DIAG_ERROR, NULL, 0, "%s: check %s failed: %s",
+                                                run->units[i]->unit->id, check_table[k].id, strerror(-r));
+                                return r;
+                        }
+                }
+                r = suppress_findings(&run->findings, before, run->units[i]->unit, o->suppressions);
+                if (r < 0)
+                        return r;
+        }
+        *ret = TAKE_PTR(run);
+        return 0;
+}

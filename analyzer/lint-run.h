@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* One lint pass as a library call: build the model of one systemd version over a root and/or extra unit
+ * directories, count the given units as enabled the way their [Install] sections say, build the boot
+ * transaction and its ordering cycles, and run every check. `bootrace lint` runs it once; `bootrace fix` runs
+ * it once per candidate repair (with the candidate unit in a directory searched first). Nothing is printed. */
+
+#include "lint.h"
+#include "root.h"
+#include "suppress.h"
+
+typedef struct LintRunOptions {
+        const Root *root;          /* NULL: no tree, only extra_dirs and the base model */
+        char **extra_dirs;         /* host directories searched first, highest priority first */
+        unsigned version;
+        const char *distro;        /* "ubuntu", "debian", ... or NULL */
+        const char *generator_dir; /* offline fstab-generator output (lint_generate()), or NULL */
+        const char *anchor;        /* the transaction's target, NULL: default.target */
+        bool anchor_given;         /* the anchor was asked for: failing to load it is an input error */
+        char **names;              /* the units to load and lint (templates already made instances) */
+        char **check_only;         /* NULL: check every unit of names; else only these */
+        /* units whose [Install] counts as enabled; NULL: those whose fragment is in an extra directory */
+        char **install_names;
+        SuppressionFile *suppressions; /* may be NULL */
+} LintRunOptions;
+
+typedef struct LintRun {
+        Model *model;
+        Transaction *transaction;  /* NULL when the anchor could not be loaded */
+        Cycle *cycles;
+        size_t n_cycles;
+        bool cycles_truncated;
+        ModelUnit **units;         /* the units of names that loaded (borrowed from model) */
+        size_t n_units;
+        char **linted;             /* their ids */
+        char **load_errors;        /* "NAME: not-found, PATH" for each unit of names that did not load */
+        bool input_error;          /* a unit did not load, or the anchor asked for did not */
+        FindingList findings;      /* unsorted, paths as loaded */
+} LintRun;
+
+/* Returns 0 (check run->input_error), or -errno: -ENOMEM, or the model or a check failing (diags say why). */
+int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagList *diags);
+LintRun *lint_run_free(LintRun *r);
+static inline void lint_run_freep(LintRun **r) {
+        lint_run_free(*r);
+}
+
+/* The name a unit file is linted under: a template as the instance "lint-instance", as systemd-analyze verify
+ * does. */
+int lint_unit_name(const char *name, char **ret);
+
+/* Runs our model of systemd-fstab-generator for root into a fresh temporary directory (under $TMPDIR).
+ * *ret_dir is NULL without a root. Remove it with lint_generated_remove(). */
+int lint_generate(const Root *root, unsigned version, char **ret_dir, DiagList *diags);
+void lint_generated_removep(char **dir);

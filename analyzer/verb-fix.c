@@ -1,0 +1,688 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* bootrace fix: the minimal, precise, cycle-free repair of the race findings of unit files, as a unified diff of
+ * the file or as a drop-in, judged for one or several systemd versions; --write applies it atomically. */
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "atomic-write.h"
+#include "fix-search.h"
+#include "json.h"
+#include "unified-diff.h"
+#include "unit-name.h"
+#include "verbs.h"
+#include "version.h"
+
+static const char fix_help[] =
+        "Usage: bootrace fix [--root=DIR] [--target=NAME...|--systemd=N] [--drop-in] [--write]\n"
+        "                    [--format=text|json] [--transaction=UNIT] PATH|UNIT...\n\n"
+        "Propose the minimal, precise repair of each unit's boot-ordering races: candidate repairs are applied\n"
+        "to a copy of the unit and judged by linting again - the race closed for every target, no new ordering\n"
+        "cycle in the boot transaction, the fewest other units delayed, the fewest lines, the most precise\n"
+        "dependency. A PATH is a unit file or a directory of them; a UNIT is looked up in --root. --target may\n"
+        "be given several times: the repair must hold for every release.\n\n"
+        "  --drop-in             a drop-in UNIT.d/" FIX_DROPIN_NAME " instead of an edit of the file (vendor\n"
+        "                        units; for a UNIT in --root it goes to /etc/systemd/system/UNIT.d/)\n"
+        "  --write               write the repair (atomically) instead of printing a diff\n"
+        "  --transaction=UNIT    the boot target whose transaction is checked for cycles (default.target)\n\n"
+        "Output: a unified diff (patch -p0 applies it) after '#' lines that say what was chosen and why the\n"
+        "other candidates were not. Exit status: 0 nothing to fix, 1 repairs proposed or written (or races\n"
+        "without a repair), 2 usage, input or write error.\n";
+
+enum {
+        ARG_DROP_IN = ARG_VERB_BASE,
+        ARG_WRITE,
+        ARG_TRANSACTION,
+};
+
+typedef struct FixArgs {
+        bool dropin, write;
+        char *transaction;
+} FixArgs;
+
+static int fix_option(int c, const char *arg, void *userdata) {
+        FixArgs *a = userdata;
+
+        switch (c) {
+        case ARG_DROP_IN:
+                a->dropin = true;
+                return 0;
+        case ARG_WRITE:
+                a->write = true;
+                return 0;
+        case ARG_TRANSACTION:
+                if (!unit_name_is_valid(arg, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE)) {
+                        log_error("--transaction=%s: not a unit name", arg);
+                        return -EINVAL;
+                }
+                free(a->transaction);
+                a->transaction = strdup(arg);
+                return a->transaction ? 0 : -ENOMEM;
+        }
+        return -EINVAL;
+}
+
+/* A unit to repair: its name, how the user named its file, and where it is. */
+typedef struct FixUnit {
+        char *name;     /* the name it is linted under */
+        char *display;  /* the file as given (PATH), or its path under --root (UNIT); filled for UNIT later */
+        char *host;     /* absolute path of the file given (PATH), NULL for UNIT */
+        bool in_root;
+} FixUnit;
+
+typedef struct FixUnits {
+        FixUnit *items;
+        size_t n, allocated;
+        char **names, **extra;
+} FixUnits;
+
+static void fix_units_done(FixUnits *u) {
+        for (size_t i = 0; i < u->n; i++) {
+                free(u->items[i].name);
+                free(u->items[i].display);
+                free(u->items[i].host);
+        }
+        free(u->items);
+        strv_free(u->names);
+        strv_free(u->extra);
+}
+
+static int units_add(FixUnits *u, const char *name, const char *display, const char *host, bool in_root) {
+        _cleanup_(freep) char *lname = NULL;
+
+        if (lint_unit_name(name, &lname) < 0)
+                return -ENOMEM;
+        if (strv_contains(u->names, lname))
+                return 0;
+        if (GREEDY_REALLOC(u->items, u->allocated, u->n + 1) < 0 || strv_extend(&u->names, lname) < 0)
+                return -ENOMEM;
+        u->items[u->n] = (FixUnit) { .name = TAKE_PTR(lname), .display = strdup(display),
+                                     .host = host ? strdup(host) : NULL, .in_root = in_root };
+        if (!u->items[u->n].name || !u->items[u->n].display || (host && !u->items[u->n].host))
+                return -ENOMEM;
+        u->n++;
+        return 0;
+}
+
+static char *absolute(const char *p) {
+        _cleanup_(freep) char *cwd = NULL, *j = NULL;
+
+        if (p[0] == '/')
+                return path_simplify_dup(p);
+        cwd = getcwd(NULL, 0);
+        if (!cwd)
+                return NULL;
+        j = path_join(cwd, p);
+        return j ? path_simplify_dup(j) : NULL;
+}
+
+static int add_path(FixUnits *u, const char *arg) {
+        _cleanup_(freep) char *abs = absolute(arg), *dir = NULL;
+        const char *base;
+        struct stat st;
+
+        if (!abs)
+                return -ENOMEM;
+        if (stat(arg, &st) < 0) {
+                log_error("%s: %s", arg, strerror(errno));
+                return -errno;
+        }
+        if (S_ISDIR(st.st_mode)) {
+                _cleanup_(freep) struct dirent **de = NULL;
+                int n = scandir(abs, &de, NULL, alphasort), r = 0;
+
+                if (n < 0) {
+                        log_error("%s: cannot read the directory: %s", arg, strerror(errno));
+                        return -errno;
+                }
+                for (int i = 0; i < n; i++) {
+                        _cleanup_(freep) char *p = path_join(abs, de[i]->d_name), *disp = path_join(arg, de[i]->d_name);
+                        struct stat s2;
+
+                        if (r >= 0 && p && disp && unit_name_is_valid(de[i]->d_name, UNIT_NAME_ANY) &&
+                            lstat(p, &s2) >= 0 && S_ISREG(s2.st_mode))
+                                r = units_add(u, de[i]->d_name, disp, p, false);
+                        else if (r >= 0 && (!p || !disp))
+                                r = -ENOMEM;
+                        free(de[i]);
+                }
+                if (r < 0)
+                        return r;
+                return strv_extend_unique(&u->extra, abs);
+        }
+        base = path_basename(abs);
+        if (!unit_name_is_valid(base, UNIT_NAME_ANY)) {
+                log_error("%s: \"%s\" is not a valid unit file name (NAME.service, NAME.socket, ...)", arg, base);
+                return -EINVAL;
+        }
+        dir = strndup_safe(abs, base - abs > 1 ? (size_t) (base - abs - 1) : 1);
+        if (!dir || units_add(u, base, arg, abs, false) < 0 || strv_extend_unique(&u->extra, dir) < 0)
+                return -ENOMEM;
+        return 0;
+}
+
+/* Paths below the working directory as the user would type them (in reasons and messages). */
+static char *relative(const char *s) {
+        _cleanup_(freep) char *cwd = getcwd(NULL, 0);
+        size_t n, k = 0;
+        char *r, *o;
+
+        if (!s)
+                return NULL;
+        if (!cwd || streq(cwd, "/"))
+                return strdup(s);
+        n = strlen(cwd);
+        r = o = malloc(strlen(s) + 1);
+        if (!r)
+                return NULL;
+        while (s[k]) {
+                if (strncmp(s + k, cwd, n) == 0 && s[k + n] == '/' && (k == 0 || s[k - 1] == ' ' || s[k - 1] == '(')) {
+                        k += n + 1;
+                        continue;
+                }
+                *o++ = s[k++];
+        }
+        *o = 0;
+        return r;
+}
+
+static int resolve_targets(const Context *ctx, const Root *root, const Rules *rules, FixTarget **ret,
+                           size_t *ret_n) {
+        _cleanup_(freep) FixTarget *t = NULL;
+        size_t n = 0;
+
+        if (strv_length(ctx->targets) > 1 && ctx->systemd > 0) {
+                log_error("fix: --systemd=N and several --target: give one or the other");
+                return -EINVAL;
+        }
+        t = calloc(MAX(strv_length(ctx->targets), (size_t) 1) + 1, sizeof(FixTarget));
+        if (!t)
+                return -ENOMEM;
+        STRV_FOREACH(name, ctx->targets) {
+                const char *canonical = NULL;
+                unsigned v;
+
+                if (rules_target_version(rules, *name, &v, &canonical) < 0) {
+                        _cleanup_(strv_freep) char **names = rules_target_names(rules);
+                        log_error("unknown --target=%s; known targets:", *name);
+                        STRV_FOREACH(k, names)
+                                fprintf(stderr, "  %s\n", *k);
+                        return -ENOENT;
+                }
+                for (size_t i = 0; i < n; i++)
+                        if (streq(t[i].name, canonical))
+                                goto next;
+                t[n] = (FixTarget) { .name = strdup(canonical), .version = ctx->systemd ?: v,
+                                     .distro = strndup_safe(canonical, strcspn(canonical, "-")) };
+                if (!t[n].name || !t[n++].distro)
+                        return -ENOMEM;
+        next:;
+        }
+        if (n == 0) {
+                VersionSource vsrc;
+                unsigned v;
+                int r = context_resolve_version(ctx, root, &v, &vsrc);
+                if (r < 0)
+                        return r;
+                if (vsrc == VERSION_FROM_DEFAULT && !ctx->quiet)
+                        log_warning("no --target or --systemd given%s: judging for systemd %u",
+                                    root ? " and no systemd found in the root" : "", v);
+                t[n++] = (FixTarget) { .version = v };
+        }
+        *ret = TAKE_PTR(t);
+        *ret_n = n;
+        return 0;
+}
+
+static const char *target_name(const FixTarget *t, char buf[static 32]) {
+        if (t->name)
+                return t->name;
+        snprintf(buf, 32, "systemd %u", t->version);
+        return buf;
+}
+
+/* What the user sees as the file the repair writes. */
+static char *display_file(const FixUnit *u, const FixResult *r, const Root *root) {
+        if (!r->dropin)
+                return strdup(u->display);
+        if (u->in_root && root) {
+                _cleanup_(freep) char *p = NULL;
+                if (asprintf_safe(&p, "/etc/systemd/system/%s.d/%s", path_basename(r->fragment),
+                                  FIX_DROPIN_NAME) < 0)
+                        return NULL;
+                return root_display_path(root, p);
+        }
+        return strjoin(u->display, ".d/", FIX_DROPIN_NAME);
+}
+
+static int result_diff(const FixResult *r, const char *file, char **ret) {
+        const FixCandidate *c = &r->candidates[0];
+        return unified_diff(r->old_text, strlen(r->old_text), c->text, strlen(c->text),
+                            r->dropin && !r->file_exists ? "/dev/null" : file, file, 3, ret);
+}
+
+static void print_delays(FILE *f, const FixCandidate *c, const char *unit, const char *prefix) {
+        for (size_t i = 0; i < c->n_delayed_items; i++) {
+                const FixDelay *d = &c->delayed[i];
+                size_t n = strv_length(d->waits_for), shown = 0;
+                if (streq(d->unit, unit))
+                        continue;
+                fprintf(f, "%s%s would now wait for", prefix, d->unit);
+                STRV_FOREACH(w, d->waits_for) {
+                        if (shown++ == 4) {
+                                fprintf(f, " (and %zu more)", n - 4);
+                                break;
+                        }
+                        fprintf(f, "%s %s", w == d->waits_for ? "" : ",", *w);
+                }
+                fprintf(f, " (systemd %u)\n", d->version);
+        }
+}
+
+static void print_text(const FixUnit *u, const FixResult *r, const char *file, const char *diff, bool wrote,
+                       bool quiet, const FixTarget *targets, size_t n_targets) {
+        const FixCandidate *c = r->chosen ? &r->candidates[0] : NULL;
+
+        if (!quiet) {
+                if (n_targets > 1) {
+                        printf("# judged for:");
+                        for (size_t t = 0; t < n_targets; t++) {
+                                char buf[32];
+                                printf("%s %s", t ? "," : "", target_name(&targets[t], buf));
+                                if (targets[t].name)
+                                        printf(" (systemd %u)", targets[t].version);
+                        }
+                        printf(": a repair must hold for each\n");
+                }
+                printf("# %s:", r->unit);
+                for (size_t i = 0; i < r->n_findings; i++) {
+                        char buf[32];
+                        FixTarget t = { .name = (char *) r->findings[i].target, .version = r->findings[i].version };
+                        printf("%s %s (%s)", i ? "," : "", r->findings[i].check, target_name(&t, buf));
+                }
+                putchar('\n');
+                if (c) {
+                        printf("# fix: %s\n", c->label);
+                        if (c->note)
+                                printf("#   note: %s\n", c->note);
+                        print_delays(stdout, c, r->unit, "#   delays: ");
+                } else
+                        printf("# no repair: %s\n", r->none_reason);
+                for (size_t i = c ? 1 : 0; i < r->n_candidates; i++) {
+                        _cleanup_(freep) char *reason = relative(r->candidates[i].reason);
+                        printf("# rejected: %s: %s\n", r->candidates[i].label, strna(reason));
+                }
+        }
+        if (wrote)
+                printf("# wrote %s\n", file);
+        else if (diff)
+                fputs(diff, stdout);
+        (void) u;
+}
+
+static void json_delays(JsonWriter *w, const FixCandidate *c, const char *unit) {
+        json_key(w, "delayed");
+        json_begin_array(w);
+        for (size_t i = 0; i < c->n_delayed_items; i++) {
+                const FixDelay *d = &c->delayed[i];
+                if (streq(d->unit, unit))
+                        continue;
+                json_begin_object(w);
+                json_kv_string(w, "unit", d->unit);
+                json_kv_uint(w, "systemd", d->version);
+                json_key(w, "waits_for");
+                json_begin_array(w);
+                STRV_FOREACH(x, d->waits_for)
+                        json_string(w, *x);
+                json_end_array(w);
+                json_end_object(w);
+        }
+        json_end_array(w);
+}
+
+static void json_waits(JsonWriter *w, const FixCandidate *c, const char *unit) {
+        json_key(w, "waits_for");
+        json_begin_array(w);
+        for (size_t i = 0; i < c->n_delayed_items; i++) {
+                const FixDelay *d = &c->delayed[i];
+                if (!streq(d->unit, unit))
+                        continue;
+                json_begin_object(w);
+                json_kv_uint(w, "systemd", d->version);
+                json_key(w, "units");
+                json_begin_array(w);
+                STRV_FOREACH(x, d->waits_for)
+                        json_string(w, *x);
+                json_end_array(w);
+                json_end_object(w);
+        }
+        json_end_array(w);
+}
+
+static void print_json(JsonWriter *w, const FixUnit *u, const FixResult *r, const char *file, const char *diff,
+                       bool wrote) {
+        const FixCandidate *c = r->chosen ? &r->candidates[0] : NULL;
+        _cleanup_(freep) char *none = relative(r->none_reason);
+
+        json_begin_object(w);
+        json_kv_string(w, "unit", r->unit);
+        json_kv_string(w, "file", file);
+        json_kv_string(w, "fragment", u->display);
+        json_kv_string(w, "finding", r->findings[0].check);
+        json_key(w, "findings");
+        json_begin_array(w);
+        for (size_t i = 0; i < r->n_findings; i++) {
+                json_begin_object(w);
+                json_kv_string(w, "check", r->findings[i].check);
+                json_kv_uint(w, "systemd", r->findings[i].version);
+                json_kv_string(w, "target", r->findings[i].target);
+                json_kv_uint(w, "line", r->findings[i].line);
+                json_kv_string(w, "message", r->findings[i].message);
+                json_end_object(w);
+        }
+        json_end_array(w);
+        json_kv_string(w, "candidate", c ? c->label : NULL);
+        if (!c)
+                json_kv_string(w, "reason", none);
+        json_kv_uint(w, "lines", c ? c->lines : 0);
+        if (c && c->note)
+                json_kv_string(w, "note", c->note);
+        if (c) {
+                json_delays(w, c, r->unit);
+                json_waits(w, c, r->unit);
+        } else {
+                json_key(w, "delayed");
+                json_begin_array(w);
+                json_end_array(w);
+        }
+        json_key(w, "rejected");
+        json_begin_array(w);
+        for (size_t i = c ? 1 : 0; i < r->n_candidates; i++) {
+                const FixCandidate *x = &r->candidates[i];
+                _cleanup_(freep) char *reason = relative(x->reason);
+                json_begin_object(w);
+                json_kv_string(w, "candidate", x->label);
+                json_kv_string(w, "reason", reason);
+                json_kv_uint(w, "lines", x->lines);
+                if (x->evaluated) {
+                        json_kv_bool(w, "closes", x->closes);
+                        json_kv_bool(w, "new_cycle", x->new_cycle);
+                        json_delays(w, x, r->unit);
+                }
+                json_end_object(w);
+        }
+        json_end_array(w);
+        if (c && r->dropin) {
+                json_key(w, "dropin");
+                json_begin_object(w);
+                json_kv_string(w, "path", file);
+                json_kv_string(w, "text", c->text);
+                json_end_object(w);
+        } else if (c)
+                json_kv_string(w, "diff", diff);
+        json_kv_bool(w, "written", wrote);
+        json_end_object(w);
+}
+
+/* Opens the directory a repair is written in: beside the file given, or inside the root for a UNIT. */
+static int open_write_dir(const FixUnit *u, const FixResult *r, const Root *root, char **ret_name) {
+        _cleanup_(freep) char *dir = NULL, *inside = NULL;
+        _cleanup_(closep) int pfd = -EBADF;
+        const char *path;
+        int fd, k;
+
+        if (!u->in_root) {
+                path = u->host;
+                dir = strndup_safe(path, (size_t) (path_basename(path) - path));
+                *ret_name = strdup(path_basename(path));
+                if (!dir || !*ret_name)
+                        return -ENOMEM;
+                fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+                return fd < 0 ? -errno : fd;
+        }
+        if (!root || root->fd < 0)
+                return -EROFS;
+        if (r->dropin)
+                inside = strdup("/etc/systemd/system");
+        else {
+                /* the fragment as the model found it: the root's path, then its place inside */
+                const char *rest = startswith(r->fragment, root->path);
+                if (!rest || (rest[0] != '/' && !streq(root->path, "/")))
+                        return -EXDEV;
+                if (streq(root->path, "/"))
+                        rest = r->fragment;
+                inside = strndup_safe(rest, (size_t) (path_basename(rest) - rest));
+                *ret_name = strdup(path_basename(rest));
+                if (!*ret_name)
+                        return -ENOMEM;
+        }
+        if (!inside)
+                return -ENOMEM;
+        k = root_chase(root, inside, 0, NULL, &pfd);
+        if (k < 0)
+                return k;
+        fd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        return fd < 0 ? -errno : fd;
+}
+
+static int write_result(const FixUnit *u, const FixResult *r, const Root *root) {
+        const FixCandidate *c = &r->candidates[0];
+        _cleanup_(freep) char *name = NULL, *sub = NULL;
+        _cleanup_(closep) int dfd = open_write_dir(u, r, root, &name);
+
+        if (dfd < 0)
+                return dfd;
+        if (!r->dropin)
+                return atomic_write_at(dfd, name, c->text, strlen(c->text), 0644);
+        sub = strjoin(path_basename(r->fragment), ".d");
+        if (!sub)
+                return -ENOMEM;
+        return atomic_write_in_subdir(dfd, sub, FIX_DROPIN_NAME, c->text, strlen(c->text), 0755, 0644);
+}
+
+int verb_fix(int argc, char *argv[], Context *ctx) {
+        static const OutputFormat formats[] = { FORMAT_TEXT, FORMAT_JSON, _FORMAT_INVALID };
+        static const struct option options[] = {
+                { "drop-in", no_argument, NULL, ARG_DROP_IN },
+                { "write", no_argument, NULL, ARG_WRITE },
+                { "transaction", required_argument, NULL, ARG_TRANSACTION },
+                {},
+        };
+        _cleanup_(root_freep) Root *root = NULL;
+        _cleanup_(rules_freep) Rules *rules = NULL;
+        _cleanup_(diag_list_done) DiagList diags = {};
+        _cleanup_(fix_units_done) FixUnits units = {};
+        _cleanup_(freep) FixTarget *targets = NULL;
+        _cleanup_(freep) LintRun **baselines = NULL;
+        _cleanup_(freep) char *transaction = NULL;
+        size_t n_targets = 0;
+        FixArgs args = {};
+        JsonWriter w;
+        bool proposed = false, failed = false;
+        int r, first, ret = EXIT_ERROR;
+
+        r = cli_parse(argc, argv, ctx, options, NULL, fix_option, &args, fix_help, &first);
+        transaction = args.transaction;
+        if (r != 0)
+                return r > 0 ? EXIT_CLEAN : EXIT_ERROR;
+        if (cli_check_format(ctx, "fix", formats) < 0)
+                return EXIT_ERROR;
+        if (first >= argc) {
+                log_error("fix: give unit files, directories or (with --root) unit names; see 'bootrace fix --help'");
+                return EXIT_ERROR;
+        }
+        if (ctx->root) {
+                r = root_open(ctx->root, &root);
+                if (r < 0) {
+                        log_error("--root=%s: %s", ctx->root, strerror(-r));
+                        return EXIT_ERROR;
+                }
+        }
+        r = rules_load(NULL, &rules, &diags);
+        if (r < 0) {
+                diag_list_print(&diags, stderr, DIAG_ERROR);
+                log_error("cannot read the rules in %s", rules_default_dir());
+                return EXIT_ERROR;
+        }
+        for (int i = first; i < argc; i++) {
+                if (strchr(argv[i], '/') || access(argv[i], F_OK) >= 0)
+                        r = add_path(&units, argv[i]);
+                else if (!root) {
+                        log_error("%s: no such file; a unit name needs --root=DIR", argv[i]);
+                        r = -ENOENT;
+                } else if (!unit_name_is_valid(argv[i], UNIT_NAME_ANY)) {
+                        log_error("%s: not a unit name", argv[i]);
+                        r = -EINVAL;
+                } else
+                        r = units_add(&units, argv[i], argv[i], NULL, true);
+                if (r < 0)
+                        return EXIT_ERROR;
+        }
+        r = resolve_targets(ctx, root, rules, &targets, &n_targets);
+        if (r < 0)
+                goto finish;
+        baselines = calloc(n_targets + 1, sizeof(LintRun *));
+        if (!baselines)
+                goto finish;
+
+        /* the units as they are, for every target */
+        for (size_t t = 0; t < n_targets; t++) {
+                char buf[32];
+                r = lint_generate(root, targets[t].version, &targets[t].generator_dir, &diags);
+                if (r < 0) {
+                        log_error("cannot write the generated units: %s", strerror(-r));
+                        goto finish;
+                }
+                LintRunOptions o = {
+                        .root = root, .extra_dirs = units.extra, .version = targets[t].version,
+                        .distro = targets[t].distro, .generator_dir = targets[t].generator_dir,
+                        .anchor = transaction, .anchor_given = !!transaction, .names = units.names,
+                };
+                r = lint_run(&o, rules, &baselines[t], &diags);
+                if (r < 0) {
+                        diag_list_print(&diags, stderr, DIAG_ERROR);
+                        log_error("cannot lint for %s: %s", target_name(&targets[t], buf), strerror(-r));
+                        goto finish;
+                }
+                STRV_FOREACH(e, baselines[t]->load_errors)
+                        log_error("%s", *e);
+                if (baselines[t]->input_error)
+                        goto finish;
+        }
+
+        if (ctx->format == FORMAT_JSON) {
+                json_init(&w, stdout, false);
+                json_begin_object(&w);
+                json_kv_string(&w, "tool", "bootrace");
+                json_kv_string(&w, "version", PACKAGE_VERSION);
+                json_key(&w, "systemd");
+                json_begin_array(&w);
+                for (size_t t = 0; t < n_targets; t++)
+                        json_uint(&w, targets[t].version);
+                json_end_array(&w);
+                json_key(&w, "targets");
+                json_begin_array(&w);
+                for (size_t t = 0; t < n_targets; t++)
+                        json_string(&w, targets[t].name);
+                json_end_array(&w);
+                json_key(&w, "fixes");
+                json_begin_array(&w);
+        }
+        FixRequest req = {
+                .root = root, .extra_dirs = units.extra, .names = units.names, .anchor = transaction,
+                .targets = targets, .n_targets = n_targets, .baselines = baselines,
+        };
+        for (size_t i = 0; i < units.n; i++) {
+                FixUnit *u = &units.items[i];
+                const ModelUnit *mu = model_get(baselines[0]->model, u->name);
+                _cleanup_(fix_result_freep) FixResult *res = NULL;
+                _cleanup_(freep) char *file = NULL, *diff = NULL, *dropin_path = NULL;
+                bool wrote = false;
+
+                if (!mu || !mu->unit->fragment_path || mu->base) {
+                        log_error("%s: not a unit file of %s", u->display, u->in_root ? "the root" : "the path given");
+                        failed = true;
+                        continue;
+                }
+                if (!u->in_root && !streq(mu->unit->fragment_path, u->host)) {
+                        log_error("%s: %s is loaded from %s instead; give that file", u->display, u->name,
+                                  mu->unit->fragment_path);
+                        failed = true;
+                        continue;
+                }
+                if (u->in_root) {
+                        free(u->display);
+                        u->display = strdup(mu->unit->fragment_path);
+                        if (!u->display)
+                                goto finish;
+                        if (args.dropin &&
+                            asprintf_safe(&dropin_path, "%s/etc/systemd/system/%s.d/%s",
+                                          streq(root->path, "/") ? "" : root->path,
+                                          path_basename(mu->unit->fragment_path), FIX_DROPIN_NAME) < 0)
+                                goto finish;
+                }
+                /* by its main name: an alias given leads to the unit the findings are about */
+                r = fix_search(&req, rules, mu->unit->id, mu->unit->fragment_path, args.dropin, dropin_path, &res,
+                               &diags);
+                if (r < 0) {
+                        diag_list_print(&diags, stderr, DIAG_ERROR);
+                        log_error("%s: the search for a repair failed: %s", u->display, strerror(-r));
+                        goto finish;
+                }
+                if (res->n_findings == 0) {
+                        if (!ctx->quiet) {
+                                char buf[32];
+                                fprintf(stderr, "bootrace: %s: nothing to fix for", u->display);
+                                for (size_t t = 0; t < n_targets; t++)
+                                        fprintf(stderr, "%s %s", t ? "," : "", target_name(&targets[t], buf));
+                                fputc('\n', stderr);
+                        }
+                        continue;
+                }
+                proposed = true;
+                file = display_file(u, res, root);
+                if (!file)
+                        goto finish;
+                if (res->chosen) {
+                        r = result_diff(res, file, &diff);
+                        if (r < 0) {
+                                log_error("%s: cannot make the diff: %s", file, strerror(-r));
+                                goto finish;
+                        }
+                }
+                if (res->chosen && args.write) {
+                        r = write_result(u, res, root);
+                        if (r < 0) {
+                                log_error("%s: cannot write: %s%s", file, strerror(-r),
+                                          r == -ELOOP ? " (a symlink: give the file it points to)" : "");
+                                failed = true;
+                        } else
+                                wrote = true;
+                }
+                if (ctx->format == FORMAT_JSON)
+                        print_json(&w, u, res, file, diff, wrote);
+                else
+                        print_text(u, res, file, diff, wrote, ctx->quiet, targets, n_targets);
+        }
+        if (ctx->format == FORMAT_JSON) {
+                json_end_array(&w);
+                json_end_object(&w);
+                json_finish(&w);
+        }
+        fflush(stdout);
+        if (!ctx->quiet)
+                for (size_t i = 0; i < diags.n; i++)
+                        if (diags.items[i].level == DIAG_ERROR) {
+                                DiagList one = { .items = &diags.items[i], .n = 1 };
+                                diag_list_print(&one, stderr, DIAG_ERROR);
+                        }
+        ret = failed || ferror(stdout) ? EXIT_ERROR : proposed ? EXIT_FINDINGS : EXIT_CLEAN;
+finish:
+        for (size_t t = 0; t < n_targets; t++) {
+                if (baselines)
+                        lint_run_free(baselines[t]);
+                fix_target_done(&targets[t]);
+        }
+        return ret;
+}
