@@ -7,7 +7,7 @@
 
 /* Units given as files count as enabled the way their [Install] section says, as packaging helpers
  * (deb-systemd-helper, %systemd_post) enable them: WantedBy=X becomes X Wants=unit, and so on. */
-static int add_install_edges(Model *m, ModelUnit *u) {
+int lint_enable_by_install(Model *m, ModelUnit *u) {
         static const struct {
                 const char *key;
                 DepType type;
@@ -167,7 +167,7 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
                 (void) model_add(run->model, *a, NULL);
         (void) model_add(run->model, anchor, NULL);
         for (size_t i = 0; i < run->n_units; i++)
-                if (wants_install(o, run->units[i]) && add_install_edges(run->model, run->units[i]) < 0)
+                if (wants_install(o, run->units[i]) && lint_enable_by_install(run->model, run->units[i]) < 0)
                         return -ENOMEM;
         /* the mount units of every path the linted units need, so that the model knows which exist */
         for (size_t i = 0; i < run->n_units; i++) {

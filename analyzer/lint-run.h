@@ -52,5 +52,9 @@ int lint_unit_name(const char *name, char **ret);
 
 /* Runs our model of systemd-fstab-generator for root into a fresh temporary directory (under $TMPDIR).
  * *ret_dir is NULL without a root. Remove it with lint_generated_remove(). */
+/* Enables u the way its [Install] section says, as packaging helpers (deb-systemd-helper, %systemd_post) do:
+ * WantedBy=X becomes X Wants=u (RequiredBy=: Requires=, UpheldBy=: Upholds=), loading X. Call before
+ * model_finish(). Returns 0 or -ENOMEM. */
+int lint_enable_by_install(Model *m, ModelUnit *u);
 int lint_generate(const Root *root, unsigned version, char **ret_dir, DiagList *diags);
 void lint_generated_removep(char **dir);

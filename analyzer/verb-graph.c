@@ -7,7 +7,9 @@
 
 #include "graph-report.h"
 #include "json.h"
+#include "lint-run.h"
 #include "model.h"
+#include "transaction.h"
 #include "verb-live.h"
 #include "verbs.h"
 #include "version.h"
@@ -22,7 +24,10 @@ static const char graph_help[] =
         "  --all            print the edges of every loaded unit, not only of the units asked for\n"
         "  --offline        model systemd-analyze verify (its manager defaults; no mount table)\n"
         "  --mounted=PATH   PATH is a mount point (its mount unit exists without a unit file)\n"
-        "  --no-base        do not use the base model\n";
+        "  --no-base        do not use the base model\n"
+        "  --cycles         the ordering cycles of the boot transaction instead, with the jobs systemd may\n"
+        "                   delete to break each (exit status 1 when there are any)\n"
+        "  --transaction=UNIT  the target whose start transaction is built (default.target; implies --cycles)\n";
 
 static const char graph_live_help[] =
         "       bootrace graph --live [-H [USER@]HOST | -M NAME] [--format=text|json|dot] [UNIT...]\n\n"
@@ -37,12 +42,16 @@ enum {
         ARG_OFFLINE,
         ARG_MOUNTED,
         ARG_NO_BASE,
+        ARG_CYCLES,
+        ARG_TRANSACTION,
 };
 
 typedef struct GraphArgs {
         bool all, offline, no_base;
         LiveArgs live;
         char **mounted;
+        bool cycles;
+        char *transaction;
 } GraphArgs;
 
 static int graph_option(int c, const char *arg, void *userdata) {
@@ -55,6 +64,18 @@ static int graph_option(int c, const char *arg, void *userdata) {
         case 'H':
         case 'M':
                 return live_args_handle(&a->live, c, arg);
+        case ARG_CYCLES:
+                a->cycles = true;
+                return 0;
+        case ARG_TRANSACTION:
+                if (!unit_name_is_valid(arg, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE)) {
+                        log_error("--transaction=%s: not a unit name", arg);
+                        return -EINVAL;
+                }
+                free(a->transaction);
+                a->transaction = strdup(arg);
+                a->cycles = true;
+                return a->transaction ? 0 : -ENOMEM;
         case ARG_ALL:
                 a->all = true;
                 return 0;
@@ -225,6 +246,93 @@ static int path_arg(const char *arg, char **ret_name, char ***dirs) {
         return 0;
 }
 
+/* The ordering cycles of the boot transaction of anchor: each cycle's edges with their origins, and the jobs
+ * systemd may delete to break it (not needed by the anchor) with what the boot loses then. Returns the exit
+ * status: 1 when there are cycles. */
+static int print_cycles(const Model *m, const Rules *rules, const Context *ctx, const char *anchor,
+                        DiagList *diags) {
+        _cleanup_(transaction_freep) Transaction *t = NULL;
+        Graph *g = model_graph(m);
+        Cycle *cycles = NULL;
+        size_t n = 0;
+        bool truncated = false;
+        JsonWriter w;
+        int r;
+
+        r = transaction_build(m, anchor, &t, diags);
+        if (r < 0) {
+                log_error("%s: %s", anchor, r == -ENOENT ? "cannot be loaded, no transaction" : strerror(-r));
+                return EXIT_ERROR;
+        }
+        r = transaction_cycles(t, 256, &cycles, &n, &truncated);
+        if (r < 0)
+                return EXIT_ERROR;
+        if (ctx->format == FORMAT_JSON) {
+                json_init(&w, stdout, false);
+                json_begin_object(&w);
+                json_kv_string(&w, "tool", "bootrace");
+                json_kv_string(&w, "version", PACKAGE_VERSION);
+                json_kv_uint(&w, "systemd", model_version(m));
+                json_kv_string(&w, "transaction", anchor);
+                json_kv_uint(&w, "jobs", transaction_job_count(t));
+                json_kv_bool(&w, "truncated", truncated);
+                json_key(&w, "cycles");
+                json_begin_array(&w);
+                for (size_t i = 0; i < n; i++) {
+                        json_begin_object(&w);
+                        json_key(&w, "edges");
+                        json_begin_array(&w);
+                        for (size_t k = 0; k < cycles[i].n; k++) {
+                                const GraphEdge *e = graph_edge(g, cycles[i].edges[k]);
+                                json_begin_object(&w);
+                                json_kv_string(&w, "from", graph_node_name(g, e->from));
+                                json_kv_string(&w, "type", dep_type_to_string(e->type));
+                                json_kv_string(&w, "to", graph_node_name(g, e->to));
+                                json_key(&w, "origin");
+                                origin_to_json(&w, graph_origin(g, e->origin));
+                                json_end_object(&w);
+                        }
+                        json_end_array(&w);
+                        json_key(&w, "victims");
+                        json_begin_array(&w);
+                        for (size_t k = 0; k < cycles[i].n_victims; k++) {
+                                const char *name = graph_node_name(g, cycles[i].victims[k]);
+                                json_begin_object(&w);
+                                json_kv_string(&w, "unit", name);
+                                json_kv_string(&w, "loss", rules_check_loss(rules, "ordering-cycle", name));
+                                json_end_object(&w);
+                        }
+                        json_end_array(&w);
+                        json_end_object(&w);
+                }
+                json_end_array(&w);
+                json_end_object(&w);
+                json_finish(&w);
+        } else {
+                printf("# boot transaction of %s: %zu jobs, %zu ordering cycle%s%s\n", anchor,
+                       transaction_job_count(t), n, n == 1 ? "" : "s", truncated ? " (more not listed)" : "");
+                for (size_t i = 0; i < n; i++) {
+                        printf("cycle %zu (%zu jobs; each line is ordered after the next):\n", i + 1, cycles[i].n);
+                        for (size_t k = 0; k < cycles[i].n; k++) {
+                                const GraphEdge *e = graph_edge(g, cycles[i].edges[k]);
+                                _cleanup_(freep) char *o = origin_to_text(graph_origin(g, e->origin));
+                                printf("  %s %s=%s (%s)\n", graph_node_name(g, e->from), dep_type_to_string(e->type),
+                                       graph_node_name(g, e->to), strna(o));
+                        }
+                        printf("  systemd may delete:%s\n", cycles[i].n_victims ? "" : " nothing - the transaction fails");
+                        for (size_t k = 0; k < cycles[i].n_victims; k++) {
+                                const char *name = graph_node_name(g, cycles[i].victims[k]);
+                                const char *loss = rules_check_loss(rules, "ordering-cycle", name);
+                                printf("    %s%s%s\n", name, loss ? ": " : "", strempty(loss));
+                        }
+                }
+        }
+        fflush(stdout);
+        r = n > 0 ? EXIT_FINDINGS : EXIT_CLEAN;
+        cycle_list_free(cycles, n);
+        return r;
+}
+
 int verb_graph(int argc, char *argv[], Context *ctx) {
         static const OutputFormat formats[] = { FORMAT_TEXT, FORMAT_JSON, FORMAT_DOT, _FORMAT_INVALID };
         static const struct option options[] = {
@@ -232,6 +340,8 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
                 { "offline", no_argument, NULL, ARG_OFFLINE },
                 { "mounted", required_argument, NULL, ARG_MOUNTED },
                 { "no-base", no_argument, NULL, ARG_NO_BASE },
+                { "cycles", no_argument, NULL, ARG_CYCLES },
+                { "transaction", required_argument, NULL, ARG_TRANSACTION },
                 LIVE_OPTIONS,
                 {},
         };
@@ -241,6 +351,7 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         _cleanup_(strv_freep) char **extra = NULL, **names = NULL;
         _cleanup_(diag_list_done) DiagList diags = {};
         _cleanup_(freep) char *distro = NULL;
+        _cleanup_(lint_generated_removep) char *generated = NULL;
         GraphArgs a = {};
         VersionSource vsrc;
         unsigned version;
@@ -298,7 +409,15 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
                         goto finish;
         }
 
+        if (a.cycles) {
+                r = lint_generate(root, version, &generated, &diags);
+                if (r < 0) {
+                        log_error("cannot write the generated units: %s", strerror(-r));
+                        goto finish;
+                }
+        }
         r = model_new(&(ModelOptions) {
+                              .generator_dir = generated,
                               .root = root,
                               .extra_dirs = extra,
                               .systemd = version,
@@ -327,8 +446,14 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
                 }
                 names[k] = NULL;
         }
+        if (a.cycles && strv_extend(&names, a.transaction ?: "default.target") < 0)
+                goto finish;
         STRV_FOREACH(n, names) {
-                r = model_add(model, *n, NULL);
+                ModelUnit *mu = NULL;
+                r = model_add(model, *n, &mu);
+                /* units given as files count as enabled the way their [Install] section says */
+                if (r >= 0 && a.cycles && mu && mu->unit->from_extra_dir && lint_enable_by_install(model, mu) < 0)
+                        goto finish;
                 if (r < 0) {
                         log_error("%s: cannot load: %s", *n, strerror(-r));
                         goto finish;
@@ -337,6 +462,10 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         r = model_finish(model);
         if (r < 0) {
                 log_error("cannot build the graph: %s", strerror(-r));
+                goto finish;
+        }
+        if (a.cycles) {
+                ret = print_cycles(model, rules, ctx, a.transaction ?: "default.target", &diags);
                 goto finish;
         }
         if (ctx->format == FORMAT_JSON)
@@ -351,6 +480,7 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         ret = EXIT_CLEAN;
 finish:
         strv_free(a.mounted);
+        free(a.transaction);
         live_args_done(&a.live);
         return ret;
 }
