@@ -31,3 +31,15 @@ test_expect "--transaction names another anchor" \
         bootrace graph -q --transaction=sysinit.target --root="$LAB_SRV/bookworm"
 test_expect "--transaction of a unit that cannot be loaded is an error" \
         expect_exit 2 bootrace graph -q --transaction=nothere.target --root="$LAB_SRV/bookworm"
+
+# trixie: its ten recorded cycle boots are summarised in knowledge/journal.md §7 (a table of deleted jobs per
+# version); every job deleted on 257 must be a possible victim in trixie's root as well
+kn=$SHARED/knowledge/journal.md
+awk -F'|' '/\/start \|/ { n = $5; gsub(/ /, "", n); j = $2; gsub(/ |\/start/, "", j); if (n + 0 > 0) print j }' "$kn" |
+        sort -u > "$TMP/deleted-257"
+test_expect "trixie: the knowledge file lists jobs real systemd 257 deleted" test -s "$TMP/deleted-257"
+test_expect "trixie + racy-ptmp-early: every job systemd 257 deleted is a victim" sh -c '
+        "$BOOTRACE" graph -q --cycles --format=json --root="$LAB_SRV/trixie" "$1" > "$2"; [ $? = 1 ] || exit 1
+        jq -r ".cycles[].victims[].unit" "$2" | sort -u > "$2.victims"
+        missing=$(comm -23 "$3" "$2.victims")
+        [ -z "$missing" ] || { echo "not victims: $missing"; exit 1; }' x "$unit" "$TMP/trixie.json" "$TMP/deleted-257"
