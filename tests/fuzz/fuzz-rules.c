@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Fuzzes the rules loader: the input becomes one rules file in a scratch rules directory that links the real
- * RelaxNG schemas, so every input goes through the XML reader, the schema validation and, when valid, the parse
- * function. The file it becomes is the real one with the same root element ("<targets>" -> targets.xml; one of
- * the base-*.xml for "<base>", chosen by the input's length), targets.xml when none has it. For inputs of odd
- * length the directory also links every other real rules file, so the cross-file checks run too; inputs of even
- * length are loaded alone (rules_load() reports the missing files and still validates and parses the input),
- * which is many times faster. A loaded result is queried the way the verbs do. FUZZ_DEBUG=1 prints what
- * became of each input. */
+ * RelaxNG schemas, so every input goes through the XML reader, the schema validation and, when valid, the
+ * parse function. The file it becomes is the real one with the same root element ("<targets>" ->
+ * targets.xml; one of the base-*.xml for "<base>", chosen by the input's length), targets.xml when none has
+ * it. For inputs of odd length the directory also links every other real rules file, so the cross-file
+ * checks run too; inputs of even length are loaded alone (rules_load() reports the missing files and still
+ * validates and parses the input), which is many times faster. A loaded result is queried the way the verbs
+ * do. FUZZ_DEBUG=1 prints what became of each input. */
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -22,7 +22,8 @@
 static char *real_dir;    /* absolute path of the real rules */
 static char **real_xml;   /* the real *.xml file names, sorted */
 static char **real_roots; /* their root elements, parallel */
-static int full_fd = -EBADF, alone_fd = -EBADF; /* the two scratch rules directories */
+/* the two scratch rules directories */
+static int full_fd = -EBADF, alone_fd = -EBADF;
 
 static char *root_element(const char *data, size_t size);
 
@@ -56,11 +57,13 @@ static void setup(int dfd) {
                 return;
         real_dir = realpath(fuzz_rules_dir(), NULL);
         if (!real_dir || !(d = opendir(real_dir))) {
-                fprintf(stderr, "fuzz: no rules directory at %s (set BOOTRACE_RULES_DIR)\n", fuzz_rules_dir());
+                fprintf(stderr, "fuzz: no rules directory at %s (set BOOTRACE_RULES_DIR)\n",
+                        fuzz_rules_dir());
                 abort();
         }
         while ((de = readdir(d)))
-                if (de->d_name[0] != '.' && endswith(de->d_name, ".xml") && strv_extend(&real_xml, de->d_name) < 0)
+                if (de->d_name[0] != '.' && endswith(de->d_name, ".xml") &&
+                    strv_extend(&real_xml, de->d_name) < 0)
                         abort();
         closedir(d);
         if (!real_xml)
@@ -81,11 +84,12 @@ static void setup(int dfd) {
         }
         full_fd = open_subdir(dfd, "full");
         alone_fd = open_subdir(dfd, "alone");
-        if (full_fd < 0 || alone_fd < 0 || link_real(full_fd, "schema") < 0 || link_real(alone_fd, "schema") < 0)
+        if (full_fd < 0 || alone_fd < 0 || link_real(full_fd, "schema") < 0 ||
+            link_real(alone_fd, "schema") < 0)
                 abort();
         STRV_FOREACH(n, real_xml)
-                if (link_real(full_fd, *n) < 0)
-                        abort();
+        if (link_real(full_fd, *n) < 0)
+                abort();
         atexit(release);
 }
 
@@ -113,8 +117,8 @@ static bool is_name_char(char c) {
         return is_name_start(c) || c == '-' || c == '.' || (c >= '0' && c <= '9');
 }
 
-/* The name of the document's root element: the first '<' that starts a name (which skips <?xml ?>, comments and
- * declarations, roughly: good enough to pick the file). */
+/* The name of the document's root element: the first '<' that starts a name (which skips <?xml ?>, comments
+ * and declarations, roughly: good enough to pick the file). */
 static char *root_element(const char *data, size_t size) {
         for (size_t i = 0; i + 1 < size; i++) {
                 size_t n = 0;
@@ -129,7 +133,8 @@ static char *root_element(const char *data, size_t size) {
 }
 
 static void query(const Rules *r) {
-        static const char * const probes[] = { "ubuntu-xenial", "xenial", "16.04", "debian-12", "nonsense", "" };
+        static const char *const probes[] = {"ubuntu-xenial", "xenial",   "16.04",
+                                             "debian-12",     "nonsense", ""};
         _cleanup_(strv_freep) char **names = rules_target_names(r), **paths = rules_file_paths(r);
 
         if (paths && strv_length(paths) == 0)

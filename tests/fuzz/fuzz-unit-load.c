@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Fuzzes loading a unit from a small tree: name map, aliases, drop-in merge in systemd's order, .wants links,
- * masks, .include, then the settings classification, unit_verify() and value expansion, at several systemd
- * versions. The input describes the tree (one scratch directory, emptied for every input):
+/* Fuzzes loading a unit from a small tree: name map, aliases, drop-in merge in systemd's order, .wants
+ * links, masks, .include, then the settings classification, unit_verify() and value expansion, at several
+ * systemd versions. The input describes the tree (one scratch directory, emptied for every input):
  *
  *     lines of the fragment              etc/systemd/system/a-b@.service (the unit loaded is a-b@c.service)
  *     --- NAME                           a drop-in: etc/systemd/system/a-b@c.service.d/NAME
@@ -10,7 +10,8 @@
  *     --- PATH |                         a FIFO
  *
  * Invariants checked besides "no crash, no leak": every file read is shown under the root, and every setting
- * names a file that was read. FUZZ_DEBUG=1 prints what was loaded (to check that a seed builds what it means). */
+ * names a file that was read. FUZZ_DEBUG=1 prints what was loaded (to check that a seed builds what it
+ * means). */
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -41,13 +42,14 @@ static void setup(void) {
         unsetenv("SYSTEMD_UNIT_PATH");
         if (rules_load(fuzz_rules_dir(), &rules, &d) < 0) {
                 diag_list_print(&d, stderr, DIAG_WARNING);
-                fprintf(stderr, "fuzz: cannot load the rules from %s (set BOOTRACE_RULES_DIR)\n", fuzz_rules_dir());
+                fprintf(stderr, "fuzz: cannot load the rules from %s (set BOOTRACE_RULES_DIR)\n",
+                        fuzz_rules_dir());
                 abort();
         }
         atexit(rules_release);
 }
 
-/* Creates one entry of the tree. Bad entries (unsafe paths, duplicates) are skipped: they are not the point. */
+/* Creates one entry of the tree. Bad entries (unsafe paths, duplicates) are skipped: not the point here. */
 static void make_entry(int root_fd, const char *header, const char *body, size_t body_len) {
         _cleanup_(freep) char *path = NULL;
         _cleanup_(closep) int dfd = -EBADF, fd = -EBADF;
@@ -118,7 +120,8 @@ static void make_tree(int root_fd, const char *data, size_t size) {
                 const char *next = find_sep(p, end), *h, *nl;
 
                 if (!skip && (header || next != p))
-                        make_entry(root_fd, header ?: "etc/systemd/system/a-b@.service", p, (next ?: end) - p);
+                        make_entry(root_fd, header ?: "etc/systemd/system/a-b@.service", p,
+                                   (next ?: end) - p);
                 if (!next || n >= ENTRIES_MAX)
                         break;
                 h = next + strlen(SEP);
@@ -135,7 +138,8 @@ static void make_tree(int root_fd, const char *data, size_t size) {
 static void check_unit(const Unit *u, const char *root_path) {
         for (size_t i = 0; i < u->n_sources; i++)
                 if (!startswith(u->sources[i].path, root_path)) {
-                        fprintf(stderr, "fuzz: read %s, outside the root %s\n", u->sources[i].path, root_path);
+                        fprintf(stderr, "fuzz: read %s, outside the root %s\n", u->sources[i].path,
+                                root_path);
                         abort();
                 }
         for (size_t i = 0; i < u->n_settings; i++)
@@ -179,8 +183,8 @@ static void load_one(Loader *l, const char *name, unsigned v, const char *root_p
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-        static const unsigned versions[] = { 229, 245, 257 };
-        static const char * const names[] = { "a-b@c.service", "a-b@.service", "d.service" };
+        static const unsigned versions[] = {229, 245, 257};
+        static const char *const names[] = {"a-b@c.service", "a-b@.service", "d.service"};
         _cleanup_(closep) int root_fd = -EBADF;
         _cleanup_(root_freep) Root *root = NULL;
         const char *dir;
@@ -201,7 +205,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 _cleanup_(diag_list_done) DiagList d = {};
                 _cleanup_(strv_freep) char **list = NULL, **sp = NULL;
 
-                if (loader_new(&(LoaderOptions) { .root = root, .systemd = versions[i] }, &l, &d) < 0)
+                if (loader_new(&(LoaderOptions){.root = root, .systemd = versions[i]}, &l, &d) < 0)
                         continue;
                 (void) loader_list_names(l, &list);
                 sp = loader_search_path(l);

@@ -35,8 +35,7 @@ const char *fuzz_scratch_dir(void) {
          * faster, so /dev/shm comes before /tmp */
         if (isempty(tmp))
                 tmp = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-        if (asprintf_safe(&scratch, "%s/bootrace-fuzz.XXXXXX", tmp) < 0 ||
-            !mkdtemp(scratch)) {
+        if (asprintf_safe(&scratch, "%s/bootrace-fuzz.XXXXXX", tmp) < 0 || !mkdtemp(scratch)) {
                 perror("fuzz: cannot create a scratch directory");
                 abort();
         }
@@ -66,7 +65,8 @@ int fuzz_rm_children(int dfd) {
                 if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
                         continue;
                 if (S_ISDIR(st.st_mode)) {
-                        int sub = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                        int sub = openat(dirfd(d), de->d_name,
+                                         O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                         if (sub >= 0) {
                                 (void) fuzz_rm_children(sub);
                                 close(sub);

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
-/* Helpers for fuzz targets that need files: one scratch directory per process (reused by every input, removed at
- * exit), emptying it between inputs, and where the real rules are. */
+/* Helpers for fuzz targets that need files: one scratch directory per process (reused by every input,
+ * removed at exit), emptying it between inputs, and where the real rules are. */
 
 #include "util.h"
 
-/* The scratch directory ($TMPDIR, else /dev/shm or /tmp; created on first use, removed at exit). Aborts when it
- * cannot be made: a fuzzer without its directory would only test error paths. */
+/* The scratch directory ($TMPDIR, else /dev/shm or /tmp; created on first use, removed at exit). Aborts when
+ * it cannot be made: a fuzzer without its directory would only test error paths. */
 const char *fuzz_scratch_dir(void);
 
 /* Removes everything below the directory fd dfd (never follows symlinks). Returns 0 or -errno. */
