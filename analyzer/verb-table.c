@@ -17,6 +17,8 @@ const Verb verb_table[] = {
           "the critical chain of a unit: live from PID 1, or of a past boot from the journal" },
         { "probe", verb_probe, "probe [--like=UNIT] [-p KEY=VALUE...] [--timeout=SEC] [-- COMMAND...]",
           "run a command in a transient unit with a unit's sandbox; report done/failed and its journal" },
+        { "drift", verb_drift, "drift [--root=DIR] [-H HOST|-M NAME] [--format=text|json] [UNIT...]",
+          "the dependencies the running systemd holds against the model's, with origins" },
         { "explain", verb_explain, "explain [CHECK...]", "what a check looks for, why it matters, references" },
 };
 const size_t verb_table_size = ELEMENTSOF(verb_table);

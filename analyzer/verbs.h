@@ -23,6 +23,7 @@ int verb_explain(int argc, char *argv[], Context *ctx);
 int verb_stats(int argc, char *argv[], Context *ctx);
 int verb_chain(int argc, char *argv[], Context *ctx);
 int verb_probe(int argc, char *argv[], Context *ctx);
+int verb_drift(int argc, char *argv[], Context *ctx);
 /* The shell completion's helper "bootrace __complete": dispatched by main.c, not in the table nor --help. */
 int verb_complete(int argc, char *argv[], Context *ctx);
 

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* bootrace drift: the dependencies the running systemd holds for its loaded units against those bootrace's
+ * model predicts for that systemd version from the same unit files; each difference with the model's origin. */
+
+#include "bus-util.h"
+#include "drift.h"
+#include "graph-report.h"
+#include "json.h"
+#include "verb-live.h"
+#include "verbs.h"
+
+static const char drift_help[] =
+        "Usage: bootrace drift [--root=DIR] [-H [USER@]HOST | -M NAME] [--format=text|json] [UNIT...]\n\n"
+        "Compare the dependencies the running systemd holds for every loaded unit (or the units named) with\n"
+        "those bootrace's model predicts for that systemd version from the unit files under --root (default\n"
+        "\"/\"; for a container, its root such as /proc/PID/root). Each difference is printed as\n"
+        "\"UNIT TYPE OTHER: only live\" or \"... only model (origin: ...)\". Exit status 1 when there are any.\n\n"
+        "  -H, --host=[USER@]HOST the system bus of HOST, over ssh\n"
+        "  -M, --machine=NAME     the system bus of a local container\n"
+        "  --live                 accepted for symmetry with graph and show (drift is always live)\n";
+
+static int drift_option(int c, const char *arg, void *userdata) {
+        int r = live_args_handle(userdata, c, arg);
+        return r == 1 ? -EINVAL : r;
+}
+
+/* ID= of the root's os-release ("debian"), or NULL. */
+static char *root_distro(const Root *root) {
+        static const char * const files[] = { "/etc/os-release", "/usr/lib/os-release" };
+
+        for (size_t i = 0; i < ELEMENTSOF(files); i++) {
+                _cleanup_(closep) int fd = -EBADF;
+                _cleanup_(freep) char *text = NULL;
+                size_t size;
+
+                if (root_open_file(root, files[i], &fd, NULL) < 0 || read_full_fd(fd, 65536, &text, &size) < 0)
+                        continue;
+                for (char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+                        size_t n;
+                        if (!startswith(l, "ID="))
+                                continue;
+                        l += 3;
+                        if (*l == '"' || *l == '\'')
+                                l++;
+                        n = strcspn(l, "\"'\n");
+                        return n > 0 ? strndup_safe(l, n) : NULL;
+                }
+        }
+        return NULL;
+}
+
+/* The mount points of the running system: every active .mount unit's path. */
+static int live_mount_points(const LiveSystem *s, char ***ret) {
+        _cleanup_(strv_freep) char **l = NULL;
+
+        for (size_t i = 0; i < s->n_units; i++) {
+                const LiveUnit *u = s->units[i];
+                _cleanup_(freep) char *prefix = NULL, *path = NULL;
+                if (!endswith(u->id, ".mount") || !streq_ptr(u->active_state, "active"))
+                        continue;
+                if (unit_name_strip_suffix(u->id, &prefix) < 0 || unit_name_path_unescape(prefix, &path) < 0)
+                        continue;
+                if (strv_extend_unique(&l, path) < 0)
+                        return -ENOMEM;
+        }
+        *ret = TAKE_PTR(l);
+        return 0;
+}
+
+static void print_text(const Drift *d, const Model *m) {
+        Graph *g = model_graph(m);
+
+        for (size_t i = 0; i < d->n_items; i++) {
+                const DriftItem *it = &d->items[i];
+                printf("%s %s %s: %s", it->unit, live_dep_to_string(it->type), it->other,
+                       it->side == DRIFT_ONLY_LIVE ? "only live" : "only model (origin: ");
+                for (size_t k = 0; k < it->n_origins; k++) {
+                        _cleanup_(freep) char *t = origin_to_text(graph_origin(g, it->origins[k]));
+                        printf("%s%s", k > 0 ? "; " : "", strna(t));
+                }
+                printf("%s\n", it->side == DRIFT_ONLY_MODEL ? ")" : "");
+        }
+}
+
+static void print_json(const Drift *d, const LiveSystem *s, const Model *m, const char *root) {
+        Graph *g = model_graph(m);
+        JsonWriter w;
+
+        json_init(&w, stdout, false);
+        json_begin_object(&w);
+        json_kv_string(&w, "tool", "bootrace");
+        json_kv_string(&w, "version", PACKAGE_VERSION);
+        json_kv_uint(&w, "systemd", model_version(m));
+        json_kv_string(&w, "systemd_version", s->manager.version);
+        json_kv_string(&w, "root", root);
+        json_kv_string(&w, "base_model", model_base_file(m));
+        json_kv_uint(&w, "units_compared", d->n_units);
+        json_kv_uint(&w, "dependencies_compared", d->n_facts);
+        json_key(&w, "differences");
+        json_begin_array(&w);
+        for (size_t i = 0; i < d->n_items; i++) {
+                const DriftItem *it = &d->items[i];
+                json_begin_object(&w);
+                json_kv_string(&w, "unit", it->unit);
+                json_kv_string(&w, "type", live_dep_to_string(it->type));
+                json_kv_string(&w, "other", it->other);
+                json_kv_string(&w, "side", drift_side_to_string(it->side));
+                json_key(&w, "origins");
+                json_begin_array(&w);
+                for (size_t k = 0; k < it->n_origins; k++)
+                        origin_to_json(&w, graph_origin(g, it->origins[k]));
+                json_end_array(&w);
+                json_end_object(&w);
+        }
+        json_end_array(&w);
+        json_end_object(&w);
+        json_finish(&w);
+}
+
+int verb_drift(int argc, char *argv[], Context *ctx) {
+        static const OutputFormat formats[] = { FORMAT_TEXT, FORMAT_JSON, _FORMAT_INVALID };
+        static const struct option options[] = {
+                LIVE_OPTIONS,
+                {},
+        };
+        _cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
+        _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+        _cleanup_(live_system_freep) LiveSystem *s = NULL;
+        _cleanup_(root_freep) Root *root = NULL;
+        _cleanup_(rules_freep) Rules *rules = NULL;
+        _cleanup_(model_freep) Model *model = NULL;
+        _cleanup_(strv_freep) char **mounted = NULL, **units = NULL;
+        _cleanup_(freep) char *distro = NULL;
+        _cleanup_(diag_list_done) DiagList diags = {};
+        Drift d = {};
+        LiveArgs a = {};
+        BusTarget t = {};
+        const char *rootdir;
+        char tbuf[256], ebuf[512];
+        int r, optind_, ret = EXIT_ERROR;
+
+        r = cli_parse(argc, argv, ctx, options, LIVE_SHORT_OPTIONS, drift_option, &a, drift_help, &optind_);
+        if (r != 0) {
+                live_args_done(&a);
+                return r > 0 ? EXIT_CLEAN : EXIT_ERROR;
+        }
+        if (cli_check_format(ctx, "drift", formats) < 0)
+                goto finish;
+        for (int i = optind_; i < argc; i++) {
+                if (!unit_name_is_valid(argv[i], UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE)) {
+                        log_error("drift: \"%s\" is not a unit name; PID 1 is asked, not files", argv[i]);
+                        goto finish;
+                }
+                if (strv_extend(&units, argv[i]) < 0)
+                        goto oom;
+        }
+        if (a.host && a.machine) {
+                log_error("drift: give --host or --machine, not both");
+                goto finish;
+        }
+        rootdir = ctx->root ?: "/";
+        r = root_open(rootdir, &root);
+        if (r < 0) {
+                log_error("drift: --root=%s: %s", rootdir, strerror(-r));
+                goto finish;
+        }
+
+        t = (BusTarget) { .host = a.host, .machine = a.machine };
+        r = bus_open_target(&t, &bus);
+        if (r < 0) {
+                log_error("drift: cannot connect to %s: %s", bus_target_describe(&t, tbuf), strerror(-r));
+                goto finish;
+        }
+        r = live_load_manager(bus, NULL, &s, &error);
+        if (r >= 0)
+                r = live_load_all(bus, NULL, s, &diags, &error);
+        if (r >= 0 && units)
+                r = live_load_units(bus, NULL, s, units, &diags, &error);
+        if (r < 0) {
+                log_error("drift: %s: %s", bus_target_describe(&t, tbuf), bus_error_describe(&error, r, ebuf));
+                goto finish;
+        }
+        if (s->manager.version_major == 0) {
+                log_error("drift: the manager's version \"%s\" has no major number", strna(s->manager.version));
+                goto finish;
+        }
+
+        r = rules_load(NULL, &rules, &diags);
+        if (r < 0) {
+                diag_list_print(&diags, stderr, DIAG_ERROR);
+                log_error("cannot read the rules in %s", rules_default_dir());
+                goto finish;
+        }
+        distro = root_distro(root);
+        if (live_mount_points(s, &mounted) < 0)
+                goto oom;
+        r = model_new(&(ModelOptions) {
+                              .root = root,
+                              .systemd = s->manager.version_major,
+                              .distro = distro,
+                              /* the root is the whole system: a unit it lacks is not-found for PID 1 too */
+                              .no_base = true,
+                              .mounted = mounted,
+                      },
+                      rules, &model, &diags);
+        if (r < 0) {
+                diag_list_print(&diags, stderr, DIAG_WARNING);
+                log_error("drift: cannot set up the model: %s", strerror(-r));
+                goto finish;
+        }
+        /* every unit PID 1 has loaded, so that the inverse lists of the units compared are complete */
+        for (size_t i = 0; i < s->n_units; i++) {
+                r = model_add(model, s->units[i]->id, NULL);
+                if (r == -ENOMEM)
+                        goto oom;
+                if (r < 0)
+                        (void) diag_add(&diags, DIAG_NOTICE, NULL, 0, "%s: the model cannot load it: %s",
+                                        s->units[i]->id, strerror(-r));
+        }
+        r = model_finish(model);
+        if (r < 0) {
+                log_error("drift: cannot build the graph: %s", strerror(-r));
+                goto finish;
+        }
+        r = drift_compare(s, model, units, &d);
+        if (r < 0)
+                goto oom;
+
+        if (ctx->format == FORMAT_JSON)
+                print_json(&d, s, model, rootdir);
+        else
+                print_text(&d, model);
+        if (!ctx->quiet) {
+                diag_list_print(&diags, stderr, DIAG_WARNING);
+                fprintf(stderr, "bootrace: drift: systemd %u (%s), %zu units, %zu dependencies compared, "
+                        "%zu differ\n", s->manager.version_major, strna(s->manager.version), d.n_units,
+                        d.n_facts, d.n_items);
+        }
+        if (fflush(stdout) != 0)
+                goto finish;
+        ret = d.n_items > 0 ? EXIT_FINDINGS : EXIT_CLEAN;
+        goto finish;
+oom:
+        log_error("out of memory");
+finish:
+        drift_done(&d);
+        live_args_done(&a);
+        return ret;
+}
