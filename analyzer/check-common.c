@@ -31,6 +31,15 @@ int check_evidence_after_edges(const LintContext *c, Finding *f, const ModelUnit
         return 0;
 }
 
+int check_evidence_tmpfiles(const LintContext *c, Finding *f, const char *path) {
+        const TmpfilesEntry *e = c->tmpfiles ? tmpfiles_find_creator(c->tmpfiles, path) : NULL;
+
+        if (!e)
+                return 0;
+        return finding_add_evidence(f, "created at boot by systemd-tmpfiles-setup.service (%s:%u: %s %s)", e->file,
+                                    e->line, e->type, e->path) < 0 ? -ENOMEM : 0;
+}
+
 int check_root_writable(const LintContext *c, ModelUnit *u, FindingList *out, const char *id, char **paths,
                         const Setting *why, const char *consequence) {
         _cleanup_(freep) char *joined = NULL;
@@ -68,8 +77,12 @@ int check_root_writable(const LintContext *c, ModelUnit *u, FindingList *out, co
         if (!f)
                 return -ENOMEM;
         if (finding_add_evidence(f, "needs writable: %s (%s=%s at %s:%u)", joined, why ? why->key : "?",
-                                 why ? why->value : "?", strna(file), why ? why->line : 0) < 0 ||
-            finding_add_evidence(f, "on the root file system (-.mount): / is read-only until "
+                                 why ? why->value : "?", strna(file), why ? why->line : 0) < 0)
+                return -ENOMEM;
+        STRV_FOREACH(p, paths)
+                if ((r = check_evidence_tmpfiles(c, f, *p)) < 0)
+                        return r;
+        if (finding_add_evidence(f, "on the root file system (-.mount): / is read-only until "
                                     "systemd-remount-fs.service has run; -.mount itself is active from the start") <
                     0 ||
             (dd && lint_bool(dd) == 0 &&

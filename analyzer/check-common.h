@@ -14,6 +14,10 @@ bool path_startswith_dir(const char *path, const char *dir);
 int check_root_writable(const LintContext *c, ModelUnit *u, FindingList *out, const char *id, char **paths,
                         const Setting *why, const char *consequence);
 
+/* Adds "created at boot by systemd-tmpfiles-setup.service (FILE:LINE: TYPE PATH)" when a tmpfiles.d line
+ * creates path: it exists only once that service has run, which itself runs after the remount. */
+int check_evidence_tmpfiles(const LintContext *c, Finding *f, const char *path);
+
 /* Adds the unit's own After= edges as evidence (what does order it, and from where). */
 int check_evidence_after_edges(const LintContext *c, Finding *f, const ModelUnit *u);
 

@@ -131,6 +131,7 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
         if (!run)
                 return -ENOMEM;
         r = model_new(&(ModelOptions) { .root = o->root, .extra_dirs = o->extra_dirs, .systemd = o->version,
+                                        .package_root = o->package_root, .package_dirs = o->package_dirs,
                                         .distro = o->distro, .generator_dir = o->generator_dir },
                       rules, &run->model, diags);
         if (r < 0)
@@ -208,7 +209,7 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
                 .model = run->model, .rules = rules, .version = o->version, .units = run->units,
                 .n_units = run->n_units, .diags = diags, .transaction = run->transaction,
                 .transaction_anchor = anchor, .cycles = run->cycles, .n_cycles = run->n_cycles,
-                .cycles_truncated = run->cycles_truncated,
+                .cycles_truncated = run->cycles_truncated, .tmpfiles = o->tmpfiles,
         };
         for (size_t i = 0; i < run->n_units; i++) {
                 size_t before = run->findings.n;

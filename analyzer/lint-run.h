@@ -13,6 +13,9 @@
 typedef struct LintRunOptions {
         const Root *root;          /* NULL: no tree, only extra_dirs and the base model */
         char **extra_dirs;         /* host directories searched first, highest priority first */
+        const Root *package_root;  /* packages read into memory (package.h) and their unit directories, */
+        char **package_dirs;       /* searched after extra_dirs; their units count as given too */
+        const TmpfilesList *tmpfiles; /* what systemd-tmpfiles creates at boot, or NULL */
         unsigned version;
         const char *distro;        /* "ubuntu", "debian", ... or NULL */
         const char *generator_dir; /* offline fstab-generator output (lint_generate()), or NULL */

@@ -7,6 +7,7 @@
 
 #include "finding.h"
 #include "model.h"
+#include "tmpfiles.h"
 #include "transaction.h"
 
 typedef struct LintContext {
@@ -22,6 +23,9 @@ typedef struct LintContext {
         const Cycle *cycles;
         size_t n_cycles;
         bool cycles_truncated;
+        /* what systemd-tmpfiles-setup.service creates at boot (the packages' and the root's tmpfiles.d), or
+         * NULL: a path it creates exists only after that service (lint_tmpfiles_evidence()) */
+        const TmpfilesList *tmpfiles;
 } LintContext;
 
 typedef int (*CheckFunc)(const LintContext *c, ModelUnit *u, FindingList *out);

@@ -345,6 +345,11 @@ int loader_new(const LoaderOptions *opts, Loader **ret, DiagList *diags) {
                 if (r < 0)
                         return r;
         }
+        STRV_FOREACH(d, opts->package_dirs) {
+                r = add_dir(l, opts->package_root, *d, true, diags);
+                if (r < 0)
+                        return r;
+        }
         if (!opts->no_search_path) {
                 r = search_path_for_version(opts->systemd, &sp);
                 if (r < 0)

@@ -86,6 +86,8 @@ int model_new(const ModelOptions *opts, const Rules *rules, Model **ret, DiagLis
         r = loader_new(&(LoaderOptions) {
                                .root = opts->root,
                                .extra_dirs = opts->extra_dirs,
+                               .package_root = opts->package_root,
+                               .package_dirs = opts->package_dirs,
                                .generator_dir = opts->generator_dir,
                                .systemd = opts->systemd,
                                .no_search_path = !opts->root,

@@ -14,6 +14,8 @@
 typedef struct ModelOptions {
         const Root *root;  /* NULL: no root tree, only extra_dirs and the base model */
         char **extra_dirs; /* host directories searched first (unit files given as paths) */
+        const Root *package_root; /* packages read into memory, and their unit directories (LoaderOptions) */
+        char **package_dirs;
         unsigned systemd;
         const char *distro; /* "debian", "ubuntu", "rhel", ... or NULL */
         bool offline;       /* as systemd-analyze verify sees units (its manager defaults, no mount table) */

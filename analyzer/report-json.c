@@ -57,6 +57,50 @@ void report_json_finding(JsonWriter *w, const Finding *x) {
         json_end_object(w);
 }
 
+static void kv_string_or_null(JsonWriter *w, const char *key, const char *value) {
+        json_key(w, key);
+        if (value)
+                json_string(w, value);
+        else
+                json_null(w);
+}
+
+/* The packages read and what systemd-tmpfiles would create from them (always present, maybe empty). */
+static void packages(JsonWriter *w, const ReportMeta *m) {
+        json_key(w, "packages");
+        json_begin_array(w);
+        for (size_t i = 0; m->packages && i < m->packages->n_packages; i++) {
+                const Package *p = &m->packages->packages[i];
+                json_begin_object(w);
+                json_kv_string(w, "file", p->file);
+                json_kv_string(w, "kind", p->tree ? "tree" : "deb");
+                kv_string_or_null(w, "package", p->name);
+                kv_string_or_null(w, "version", p->version);
+                kv_string_or_null(w, "architecture", p->architecture);
+                json_kv_uint(w, "entries", p->n_kept);
+                json_end_object(w);
+        }
+        json_end_array(w);
+        json_key(w, "tmpfiles");
+        json_begin_array(w);
+        for (size_t i = 0; m->tmpfiles && i < m->tmpfiles->n; i++) {
+                const TmpfilesEntry *e = &m->tmpfiles->items[i];
+                json_begin_object(w);
+                json_kv_string(w, "file", e->file);
+                json_kv_uint(w, "line", e->line);
+                json_kv_string(w, "type", e->type);
+                json_kv_string(w, "path", e->path);
+                kv_string_or_null(w, "mode", e->mode);
+                kv_string_or_null(w, "user", e->user);
+                kv_string_or_null(w, "group", e->group);
+                kv_string_or_null(w, "age", e->age);
+                kv_string_or_null(w, "argument", e->argument);
+                json_kv_bool(w, "creates", tmpfiles_type_creates(e->type));
+                json_end_object(w);
+        }
+        json_end_array(w);
+}
+
 int report_json(const FindingList *l, const ReportMeta *m, FILE *f) {
         size_t n_sev[_SEVERITY_MAX] = {}, n_suppressed = 0;
         JsonWriter w;
@@ -85,6 +129,7 @@ int report_json(const FindingList *l, const ReportMeta *m, FILE *f) {
         json_kv_uint(&w, "info", n_sev[SEVERITY_INFO]);
         json_kv_uint(&w, "suppressed", n_suppressed);
         json_end_object(&w);
+        packages(&w, m);
         json_end_object(&w);
         json_finish(&w);
         return ferror(f) ? -EIO : 0;

@@ -27,6 +27,10 @@ static char *path_to_uri(const char *p) {
         if (p[0] == '/') {
                 memcpy(o, "file://", 7);
                 o += 7;
+        } else if (memchr(p, ':', strcspn(p, "/"))) {
+                /* "foo_1.0_all.deb:lib/..." would read as a URI scheme: a dot-segment first (RFC 3986 4.2) */
+                memcpy(o, "./", 2);
+                o += 2;
         }
         for (; *p; p++) {
                 unsigned char c = (unsigned char) *p;

@@ -7,7 +7,9 @@
 #include <stdio.h>
 
 #include "finding.h"
+#include "package.h"
 #include "rules.h"
+#include "tmpfiles.h"
 
 typedef struct ReportMeta {
         const char *tool_version;
@@ -17,6 +19,8 @@ typedef struct ReportMeta {
         char **units;         /* every unit that was linted (clean ones appear as passing JUnit cases) */
         bool color;
         bool quiet;           /* text: no summary line */
+        const PackageSet *packages;  /* JSON: the packages read (NULL: none) */
+        const TmpfilesList *tmpfiles; /* JSON: their and the root's tmpfiles.d lines (NULL: none) */
 } ReportMeta;
 
 int report_text(const FindingList *l, const ReportMeta *m, FILE *f);

@@ -4,10 +4,396 @@
 #include <sys/syscall.h>
 #include <limits.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "hashmap.h"
 #include "root.h"
+
+/* Components are appended to a growing absolute path; ".." pops one. */
+static int path_push(char **done, const char *comp, size_t len) {
+        size_t l = strlen(*done);
+        bool root = l == 1;
+        char *n = realloc(*done, l + 1 + len + 1);
+
+        if (!n)
+                return -ENOMEM;
+        *done = n;
+        if (!root)
+                n[l++] = '/';
+        memcpy(n + l, comp, len);
+        n[l + len] = 0;
+        return 0;
+}
+
+static void path_pop(char *done) {
+        char *s = strrchr(done, '/');
+        if (!s || s == done)
+                done[1] = 0; /* stays "/" */
+        else
+                *s = 0;
+}
+
+/* ---- the in-memory tree */
+
+typedef struct MemNode MemNode;
+struct MemNode {
+        char *name;
+        int type;           /* DT_DIR, DT_REG or DT_LNK */
+        MemNode *parent;    /* NULL for the top */
+        Hashmap children;   /* directories: name -> MemNode */
+        char *data;         /* regular files: the bytes (NUL-terminated) */
+        size_t size;
+        char *target;       /* symlinks */
+        const char *origin; /* interned in MemTree.origins */
+};
+
+struct MemTree {
+        MemNode *top;
+        char **origins;
+        size_t n_entries, bytes;
+};
+
+static MemNode *mem_node_free(MemNode *n) {
+        if (!n)
+                return NULL;
+        HASHMAP_FOREACH_ENTRY(e, &n->children)
+                mem_node_free(e->value);
+        hashmap_done(&n->children);
+        free(n->name);
+        free(n->data);
+        free(n->target);
+        free(n);
+        return NULL;
+}
+
+static MemNode *mem_node_new(const char *name, size_t len, int type, MemNode *parent) {
+        MemNode *n = calloc(1, sizeof(MemNode));
+
+        if (!n)
+                return NULL;
+        n->name = strndup_safe(name, len);
+        if (!n->name)
+                return mfree(n);
+        n->type = type;
+        n->parent = parent;
+        hashmap_init(&n->children);
+        return n;
+}
+
+int mem_tree_new(MemTree **ret) {
+        MemTree *t = calloc(1, sizeof(MemTree));
+
+        if (!t)
+                return -ENOMEM;
+        t->top = mem_node_new("", 0, DT_DIR, NULL);
+        if (!t->top)
+                return free(t), -ENOMEM;
+        *ret = t;
+        return 0;
+}
+
+MemTree *mem_tree_free(MemTree *t) {
+        if (!t)
+                return NULL;
+        mem_node_free(t->top);
+        strv_free(t->origins);
+        free(t);
+        return NULL;
+}
+
+size_t mem_tree_entries(const MemTree *t) {
+        return t->n_entries;
+}
+
+size_t mem_tree_bytes(const MemTree *t) {
+        return t->bytes;
+}
+
+static int intern_origin(MemTree *t, const char *origin, const char **ret) {
+        *ret = NULL;
+        if (!origin)
+                return 0;
+        STRV_FOREACH(o, t->origins)
+                if (streq(*o, origin)) {
+                        *ret = *o;
+                        return 0;
+                }
+        if (strv_extend(&t->origins, origin) < 0)
+                return -ENOMEM;
+        *ret = t->origins[strv_length(t->origins) - 1];
+        return 0;
+}
+
+/* The next component of *p (skipping "/" and "."): its start and length, 0 at the end. */
+static size_t next_component(const char **p) {
+        for (;;) {
+                size_t n;
+                *p += strspn(*p, "/");
+                n = strcspn(*p, "/");
+                if (n == 1 && (*p)[0] == '.') {
+                        *p += 1;
+                        continue;
+                }
+                return n;
+        }
+}
+
+static int mem_tree_add(MemTree *t, const char *path, int type, MemNode **ret) {
+        MemNode *cur = t->top;
+        const char *p = path;
+        size_t n;
+
+        n = next_component(&p);
+        if (n == 0)
+                return type == DT_DIR ? (*ret = NULL, 0) : -EINVAL;
+        for (;;) {
+                const char *comp = p;
+                size_t len = n;
+                bool last;
+                MemNode *child;
+                char name[NAME_MAX + 1];
+
+                if (len > NAME_MAX)
+                        return -ENAMETOOLONG;
+                if (len == 2 && comp[0] == '.' && comp[1] == '.')
+                        return -EINVAL;
+                p += len;
+                n = next_component(&p);
+                last = n == 0;
+                memcpy(name, comp, len);
+                name[len] = 0;
+                child = hashmap_get(&cur->children, name);
+                if (child) {
+                        if (last) {
+                                if (child->type == DT_DIR && type == DT_DIR) {
+                                        *ret = NULL;
+                                        return 0;
+                                }
+                                return -EEXIST;
+                        }
+                        if (child->type != DT_DIR)
+                                return -ENOTDIR;
+                        cur = child;
+                        continue;
+                }
+                child = mem_node_new(name, len, last ? type : DT_DIR, cur);
+                if (!child)
+                        return -ENOMEM;
+                if (hashmap_put(&cur->children, child->name, child) < 0) {
+                        mem_node_free(child);
+                        return -ENOMEM;
+                }
+                t->n_entries++;
+                if (last) {
+                        *ret = child;
+                        return 0;
+                }
+                cur = child;
+        }
+}
+
+/* Marks the new node and its parents that have no origin yet with origin. */
+static int mem_tree_set_origin(MemTree *t, MemNode *n, const char *origin) {
+        const char *o;
+        int r = intern_origin(t, origin, &o);
+
+        if (r < 0)
+                return r;
+        for (; n && n != t->top && !n->origin; n = n->parent)
+                n->origin = o;
+        return 0;
+}
+
+int mem_tree_add_dir(MemTree *t, const char *path, const char *origin) {
+        MemNode *n = NULL;
+        int r = mem_tree_add(t, path, DT_DIR, &n);
+
+        if (r < 0 || !n)
+                return r;
+        return mem_tree_set_origin(t, n, origin);
+}
+
+int mem_tree_add_file(MemTree *t, const char *path, const void *data, size_t size, const char *origin) {
+        _cleanup_(freep) char *copy = malloc(size + 1);
+        MemNode *n = NULL;
+        int r;
+
+        if (!copy)
+                return -ENOMEM;
+        if (size > 0)
+                memcpy(copy, data, size);
+        copy[size] = 0;
+        r = mem_tree_add(t, path, DT_REG, &n);
+        if (r < 0)
+                return r;
+        n->data = TAKE_PTR(copy);
+        n->size = size;
+        t->bytes += size;
+        return mem_tree_set_origin(t, n, origin);
+}
+
+int mem_tree_add_symlink(MemTree *t, const char *path, const char *target, const char *origin) {
+        _cleanup_(freep) char *copy = strdup(target);
+        MemNode *n = NULL;
+        int r;
+
+        if (!copy)
+                return -ENOMEM;
+        if (strlen(target) >= PATH_MAX)
+                return -ENAMETOOLONG;
+        r = mem_tree_add(t, path, DT_LNK, &n);
+        if (r < 0)
+                return r;
+        n->target = TAKE_PTR(copy);
+        t->bytes += strlen(target);
+        return mem_tree_set_origin(t, n, origin);
+}
+
+/* The node at an in-tree path, following nothing (display and readlink of an already resolved parent). */
+static const MemNode *mem_lookup(const MemTree *t, const char *path) {
+        const MemNode *cur = t->top;
+        const char *p = path;
+        size_t n;
+
+        while ((n = next_component(&p)) > 0) {
+                char name[NAME_MAX + 1];
+                if (n > NAME_MAX || cur->type != DT_DIR)
+                        return NULL;
+                if (n == 2 && p[0] == '.' && p[1] == '.') {
+                        cur = cur->parent ?: cur;
+                        p += n;
+                        continue;
+                }
+                memcpy(name, p, n);
+                name[n] = 0;
+                cur = hashmap_get(&cur->children, name);
+                if (!cur)
+                        return NULL;
+                p += n;
+        }
+        return cur;
+}
+
+int mem_tree_read(const MemTree *t, const char *path, const char **ret_data, size_t *ret_size) {
+        const MemNode *n = mem_lookup(t, path);
+
+        if (!n)
+                return -ENOENT;
+        if (n->type != DT_REG)
+                return -EBADFD;
+        *ret_data = n->data;
+        *ret_size = n->size;
+        return 0;
+}
+
+/* root_chase() over the tree: the same walk as on a disk, one component at a time. */
+static int mem_chase(const MemTree *t, const char *path, ChaseFlags flags, char **ret_path, const MemNode **ret_node) {
+        _cleanup_(freep) char *done = NULL, *todo = NULL;
+        const MemNode *cur = t->top;
+        unsigned hops = 0;
+        size_t pos = 0;
+        bool missing = false;
+
+        done = strdup("/");
+        todo = strdup(path);
+        if (!done || !todo)
+                return -ENOMEM;
+        for (;;) {
+                char comp[NAME_MAX + 1];
+                const MemNode *child;
+                size_t n;
+                bool last;
+
+                pos += strspn(todo + pos, "/");
+                n = strcspn(todo + pos, "/");
+                if (n == 0)
+                        break;
+                if (n > NAME_MAX)
+                        return -ENAMETOOLONG;
+                memcpy(comp, todo + pos, n);
+                comp[n] = 0;
+                pos += n;
+                last = todo[pos + strspn(todo + pos, "/")] == 0;
+
+                if (streq(comp, "."))
+                        continue;
+                if (streq(comp, "..")) {
+                        path_pop(done);
+                        if (!missing)
+                                cur = cur->parent ?: cur;
+                        else
+                                cur = mem_lookup(t, done);
+                        if (!cur)
+                                return -ENOENT;
+                        missing = false;
+                        continue;
+                }
+                if (missing) {
+                        if (path_push(&done, comp, n) < 0)
+                                return -ENOMEM;
+                        continue;
+                }
+                child = hashmap_get(&cur->children, comp);
+                if (!child) {
+                        if (flags & CHASE_NONEXISTENT) {
+                                missing = true;
+                                if (path_push(&done, comp, n) < 0)
+                                        return -ENOMEM;
+                                continue;
+                        }
+                        return -ENOENT;
+                }
+                if (child->type == DT_LNK && !(last && (flags & CHASE_NOFOLLOW_LAST))) {
+                        char *rest;
+
+                        if (++hops > CHASE_SYMLINKS_MAX)
+                                return -ELOOP;
+                        if (isempty(child->target))
+                                return -ENOENT;
+                        rest = strjoin(child->target, "/", todo + pos);
+                        if (!rest)
+                                return -ENOMEM;
+                        free(todo);
+                        todo = rest;
+                        pos = 0;
+                        if (todo[0] == '/') {
+                                done[0] = '/';
+                                done[1] = 0;
+                                cur = t->top;
+                        }
+                        continue;
+                }
+                if (!last && child->type != DT_DIR)
+                        return -ENOTDIR;
+                if (path_push(&done, comp, n) < 0)
+                        return -ENOMEM;
+                cur = child;
+        }
+        if (ret_path)
+                *ret_path = TAKE_PTR(done);
+        if (ret_node)
+                *ret_node = missing ? NULL : cur;
+        return missing ? 1 : 0;
+}
+
+int root_open_mem(MemTree *t, const char *name, Root **ret) {
+        _cleanup_(mem_tree_freep) MemTree *tree = t;
+        Root *r = calloc(1, sizeof(Root));
+
+        if (!r)
+                return -ENOMEM;
+        r->fd = -EBADF;
+        r->path = strdup(name);
+        if (!r->path) {
+                free(r);
+                return -ENOMEM;
+        }
+        r->mem = TAKE_PTR(tree);
+        *ret = r;
+        return 0;
+}
 
 int root_open(const char *dir, Root **ret) {
         _cleanup_(closep) int fd = -EBADF;
@@ -37,34 +423,12 @@ Root *root_free(Root *r) {
                 return NULL;
         if (r->fd >= 0)
                 close(r->fd);
+        mem_tree_free(r->mem);
         free(r->path);
         free(r);
         return NULL;
 }
 
-/* Components are appended to a growing absolute path; ".." pops one. */
-static int path_push(char **done, const char *comp, size_t len) {
-        size_t l = strlen(*done);
-        bool root = l == 1;
-        char *n = realloc(*done, l + 1 + len + 1);
-
-        if (!n)
-                return -ENOMEM;
-        *done = n;
-        if (!root)
-                n[l++] = '/';
-        memcpy(n + l, comp, len);
-        n[l + len] = 0;
-        return 0;
-}
-
-static void path_pop(char *done) {
-        char *s = strrchr(done, '/');
-        if (!s || s == done)
-                done[1] = 0; /* stays "/" */
-        else
-                *s = 0;
-}
 
 /* Opens the directory at the absolute in-root path dir (which has already been resolved and contains no
  * symlinks) by walking from the root fd. */
@@ -176,6 +540,11 @@ int root_chase(const Root *r, const char *path, ChaseFlags flags, char **ret_pat
 
         if (!path)
                 return -EINVAL;
+        if (r->mem) {
+                if (ret_fd)
+                        *ret_fd = -EBADF;
+                return mem_chase(r->mem, path, flags, ret_path, NULL);
+        }
         if (!(flags & CHASE_NONEXISTENT)) {
                 int k = chase_in_kernel(r, path, flags, ret_path, ret_fd);
                 if (k != -EOPNOTSUPP)
@@ -302,6 +671,32 @@ int root_open_file(const Root *r, const char *path, int *ret_fd, char **ret_reso
         struct stat st;
         int k;
 
+        if (r->mem) {
+                const MemNode *n;
+
+                k = mem_chase(r->mem, path, 0, &resolved, &n);
+                if (k < 0)
+                        return k;
+                if (n->type == DT_DIR)
+                        return -EISDIR;
+                /* the bytes in a sealed memory file: callers read an fd either way, and no disk is written */
+                fd = memfd_create("bootrace-mem", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+                if (fd < 0)
+                        return -errno;
+                for (size_t off = 0; off < n->size;) {
+                        ssize_t w = write(fd, n->data + off, n->size - off);
+                        if (w < 0)
+                                return -errno;
+                        off += (size_t) w;
+                }
+                if (lseek(fd, 0, SEEK_SET) < 0)
+                        return -errno;
+                (void) fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
+                *ret_fd = TAKE_FD(fd);
+                if (ret_resolved)
+                        *ret_resolved = TAKE_PTR(resolved);
+                return 0;
+        }
         k = root_chase(r, path, 0, &resolved, &pfd);
         if (k < 0)
                 return k;
@@ -348,6 +743,24 @@ int root_readlink(const Root *r, const char *path, char **ret_target) {
         e = split_parent(path, &dir, &name);
         if (e < 0)
                 return e;
+        if (r->mem) {
+                _cleanup_(freep) char *resolved = NULL, *p = NULL;
+                const MemNode *n;
+
+                e = mem_chase(r->mem, dir, 0, &resolved, NULL);
+                if (e < 0)
+                        return e;
+                p = path_join(resolved, name);
+                if (!p)
+                        return -ENOMEM;
+                n = mem_lookup(r->mem, p);
+                if (!n)
+                        return -ENOENT;
+                if (n->type != DT_LNK)
+                        return -EINVAL;
+                *ret_target = strdup(n->target);
+                return *ret_target ? 0 : -ENOMEM;
+        }
         e = root_chase(r, dir, 0, NULL, &dfd);
         if (e < 0)
                 return e;
@@ -367,6 +780,11 @@ int root_entry_type(const Root *r, const char *path) {
         struct stat st;
         int e;
 
+        if (r->mem) {
+                const MemNode *n;
+                e = mem_chase(r->mem, path, CHASE_NOFOLLOW_LAST, NULL, &n);
+                return e < 0 ? e : n->type;
+        }
         e = root_chase(r, path, CHASE_NOFOLLOW_LAST, NULL, &fd);
         if (e < 0)
                 return e;
@@ -389,6 +807,24 @@ int root_list_dir(const Root *r, const char *path, char ***ret_names) {
         int fd, e;
         struct dirent *de;
 
+        if (r->mem) {
+                const MemNode *dn;
+
+                e = mem_chase(r->mem, path, 0, NULL, &dn);
+                if (e < 0)
+                        return e;
+                if (dn->type != DT_DIR)
+                        return -ENOTDIR;
+                names = calloc(hashmap_size(&dn->children) + 1, sizeof(char *));
+                if (!names)
+                        return -ENOMEM;
+                HASHMAP_FOREACH_ENTRY(c, &dn->children)
+                        if (!(names[n++] = strdup(c->key)))
+                                return -ENOMEM;
+                strv_sort(names);
+                *ret_names = TAKE_PTR(names);
+                return 0;
+        }
         e = root_chase(r, path, 0, NULL, &pfd);
         if (e < 0)
                 return e;
@@ -427,6 +863,21 @@ int root_list_dir(const Root *r, const char *path, char ***ret_names) {
 }
 
 char *root_display_path(const Root *r, const char *path) {
+        if (r && r->mem) {
+                /* the entry's own origin; a path the tree does not hold (a missing drop-in directory, a
+                 * dangling link's target) gets the nearest parent's, else the root's name */
+                _cleanup_(freep) char *p = strdup(path);
+                const MemNode *n = NULL;
+                const char *rel = path + strspn(path, "/");
+
+                while (p && !(n = mem_lookup(r->mem, p)) && strchr(p, '/') && !streq(p, "/"))
+                        path_pop(p);
+                if (!p)
+                        return NULL;
+                while (n && !n->origin)
+                        n = n->parent;
+                return strjoin(n ? n->origin : r->path, rel);
+        }
         if (!r || streq(r->path, "/"))
                 return strdup(path);
         return path_join(r->path, path);
@@ -439,6 +890,17 @@ int root_null_or_empty(const Root *r, const char *path) {
         int e;
 
         /* a symlink to /dev/null inside a root usually dangles (no /dev there): look at the target's name */
+        if (r->mem) {
+                const MemNode *n;
+                e = mem_chase(r->mem, path, CHASE_NONEXISTENT, &resolved, &n);
+                if (e < 0)
+                        return e;
+                if (streq(resolved, "/dev/null"))
+                        return 1;
+                if (e > 0)
+                        return -ENOENT;
+                return n->type == DT_REG && n->size == 0;
+        }
         /* most paths exist: resolve fast; only a missing target needs the walk that keeps the missing tail */
         e = root_chase(r, path, 0, &resolved, &fd);
         if (e == -ENOENT) {

@@ -7,9 +7,12 @@
 
 #include "util.h"
 
+typedef struct MemTree MemTree;
+
 typedef struct Root {
-        int fd;        /* O_PATH fd of the root directory */
+        int fd;        /* O_PATH fd of the root directory; -EBADF for an in-memory root */
         char *path;    /* the root as given (for display), "/" for the host */
+        MemTree *mem;  /* an in-memory root (root_open_mem()): the files live here, not on a disk */
 } Root;
 
 #define CHASE_SYMLINKS_MAX 40
@@ -21,6 +24,32 @@ typedef enum ChaseFlags {
 
 /* Opens dir as a root. Returns -ENOTDIR/-ENOENT/... */
 int root_open(const char *dir, Root **ret);
+
+/* An in-memory file tree: directories, regular files with their bytes, symlinks with their targets, read from
+ * a package archive without writing anything to a disk. A Root made of it answers every root_*() call below
+ * like a directory tree on disk would (same resolution rules; root_chase() gives no fd: *ret_fd = -EBADF;
+ * root_open_file() gives a sealed memfd). Each entry remembers the display prefix of where it came from
+ * ("foo_1.0_all.deb:", "debian/foo/"), which root_display_path() puts in front of its in-tree path. */
+int mem_tree_new(MemTree **ret);
+MemTree *mem_tree_free(MemTree *t);
+static inline void mem_tree_freep(MemTree **t) {
+        mem_tree_free(*t);
+}
+/* Add an entry at path (absolute or relative; "//" and "." are skipped, ".." is refused with -EINVAL). Missing
+ * parents are made directories; a parent that is a file or symlink is -ENOTDIR (nothing is followed while
+ * adding). An existing entry is -EEXIST, except a directory added again (0). origin is copied (interned). */
+int mem_tree_add_dir(MemTree *t, const char *path, const char *origin);
+int mem_tree_add_file(MemTree *t, const char *path, const void *data, size_t size, const char *origin);
+int mem_tree_add_symlink(MemTree *t, const char *path, const char *target, const char *origin);
+/* The bytes of the regular file at path, following nothing (borrowed, NUL-terminated). -ENOENT, or -EBADFD when
+ * the entry is no regular file. */
+int mem_tree_read(const MemTree *t, const char *path, const char **ret_data, size_t *ret_size);
+/* Entries and bytes held (for limits). */
+size_t mem_tree_entries(const MemTree *t);
+size_t mem_tree_bytes(const MemTree *t);
+/* A root over the tree, which the root then owns (also on failure). name is shown for paths the tree does not
+ * hold (normally the display prefix of the first package). */
+int root_open_mem(MemTree *t, const char *name, Root **ret);
 Root *root_free(Root *r);
 static inline void root_freep(Root **r) {
         root_free(*r);
@@ -46,7 +75,8 @@ int root_entry_type(const Root *r, const char *path);
  * -ENOTDIR if not a directory. */
 int root_list_dir(const Root *r, const char *path, char ***ret_names);
 
-/* The path to show users: the root's own path joined with path (or path alone for the host). */
+/* The path to show users: the root's own path joined with path (or path alone for the host); for an in-memory
+ * root the display prefix of the entry's origin followed by the in-tree path without its leading "/". */
 char *root_display_path(const Root *r, const char *path);
 
 /* Is the file at path (following symlinks inside the root) /dev/null or empty? 1 yes, 0 no, <0 error. Used for

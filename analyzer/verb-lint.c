@@ -8,6 +8,7 @@
 #include "fix-search.h"
 #include "lint-run.h"
 #include "loader.h"
+#include "package.h"
 #include "report.h"
 #include "suppress.h"
 #include "unit-name.h"
@@ -18,10 +19,12 @@
 static const char lint_help[] =
         "Usage: bootrace lint [--root=DIR] [--target=NAME|--systemd=N] [--format=text|json|sarif|junit]\n"
         "                     [--fail-on=error|warning|info] [--suppressions=FILE] [PATH...]\n\n"
-        "Check unit files for boot-ordering races judged for one systemd version. A PATH is a unit file or a\n"
-        "directory laid out as a unit directory (e.g. debian/tmp/lib/systemd/system); they are searched before\n"
-        "the root (or the embedded model of the target version when there is no --root). Findings are reported\n"
-        "for the units given; without PATH, for every unit of --root.\n\n"
+        "Check unit files for boot-ordering races judged for one systemd version. A PATH is a unit file, a\n"
+        "directory laid out as a unit directory (e.g. debian/tmp/lib/systemd/system), a Debian package (.deb,\n"
+        "read in memory) or an unpacked package tree (debian/tmp, debian/foo: their unit and tmpfiles.d\n"
+        "directories); they are searched before the root (or the embedded model of the target version when\n"
+        "there is no --root). Findings are reported for the units given (PACKAGE:PATH:LINE for packages);\n"
+        "without PATH, for every unit of --root.\n\n"
         "  --suppressions=FILE   lines \"UNIT: CHECK  # reason\" (UNIT may be *) to accept findings\n"
         "  --transaction=UNIT    the boot target whose transaction is checked for cycles (default.target)\n\n"
         "Exit status: 0 nothing at or above --fail-on (default warning), 1 findings, 2 usage or input error.\n"
@@ -70,16 +73,39 @@ static int add_unit_dir(const char *dir, char ***names, char ***extra) {
         return strv_extend_unique(extra, dir);
 }
 
-static int collect_args(int argc, char *argv[], int first, char ***names, char ***extra) {
+/* A .deb or an unpacked package tree goes into pkgs: 1 taken, 0 not a package, <0 error. What was refused in
+ * it is said here, once (these are no findings). */
+static int collect_package(const char *arg, const struct stat *st, PackageSet *pkgs) {
+        _cleanup_(diag_list_done) DiagList diags = {};
+        int r;
+
+        if (S_ISDIR(st->st_mode) ? package_dir_is_tree(arg) <= 0 : package_file_is_deb(arg) <= 0)
+                return 0;
+        r = S_ISDIR(st->st_mode) ? package_set_add_tree(pkgs, arg, &diags) : package_set_add_deb(pkgs, arg, &diags);
+        diag_list_print(&diags, stderr, DIAG_NOTICE);
+        if (r < 0) {
+                log_error("%s: cannot read the package: %s", arg, strerror(-r));
+                return r;
+        }
+        return 1;
+}
+
+static int collect_args(int argc, char *argv[], int first, char ***names, char ***extra, PackageSet *pkgs) {
         for (int i = first; i < argc; i++) {
                 _cleanup_(freep) char *abs = NULL, *dir = NULL, *name = NULL;
                 struct stat st;
                 const char *base;
+                int r;
 
                 if (stat(argv[i], &st) < 0) {
                         log_error("%s: %s", argv[i], strerror(errno));
                         return -errno;
                 }
+                r = collect_package(argv[i], &st, pkgs);
+                if (r < 0)
+                        return r;
+                if (r > 0)
+                        continue;
                 if (argv[i][0] == '/')
                         abs = path_simplify_dup(argv[i]);
                 else {
@@ -109,6 +135,47 @@ static int collect_args(int argc, char *argv[], int first, char ***names, char *
                     strv_extend_unique(extra, dir) < 0)
                         return -ENOMEM;
         }
+        return 0;
+}
+
+/* The packages' unit directories, their unit files as the names to lint, and every tmpfiles.d line of the
+ * packages and the root. */
+static int collect_packages(PackageSet *pkgs, const Root *root, unsigned v, bool quiet, char ***names,
+                            char ***dirs, TmpfilesList *tmpfiles) {
+        _cleanup_(diag_list_done) DiagList tdiags = {};
+        _cleanup_(strv_freep) char **files = NULL;
+        DiagList *diags = &tdiags;
+        const Root *pr;
+        int r;
+
+        if (pkgs->n_packages > 0) {
+                if ((r = package_set_root(pkgs, &pr)) < 0 || (r = package_set_unit_dirs(pkgs, v, dirs)) < 0 ||
+                    (r = package_set_unit_files(pkgs, *dirs, &files)) < 0 || (r = tmpfiles_load(pr, tmpfiles, diags)) < 0)
+                        return r;
+                STRV_FOREACH(f, files) {
+                        _cleanup_(freep) char *name = NULL;
+                        if (lint_unit_name(*f, &name) < 0 || strv_extend_unique(names, name) < 0)
+                                return -ENOMEM;
+                }
+                for (size_t i = 0; i < pkgs->n_packages && !quiet; i++) {
+                        const Package *p = &pkgs->packages[i];
+                        fprintf(stderr, "%s: %s%s%s%s%s%s%s: %u unit and tmpfiles.d entr%s read\n", p->file,
+                                p->name ? "package " : "", strempty(p->name), p->version ? " " : "",
+                                strempty(p->version), p->architecture ? " (" : "", strempty(p->architecture),
+                                p->architecture ? ")" : p->name ? "" : "package tree", p->n_kept,
+                                p->n_kept == 1 ? "y" : "ies");
+                }
+        }
+        if (root && (r = tmpfiles_load(root, tmpfiles, diags)) < 0)
+                return r;
+        /* bad tmpfiles.d lines of the packages (the root's are not the packages' business) */
+        for (size_t i = 0; i < tdiags.n && pkgs->n_packages > 0; i++)
+                for (size_t k = 0; k < pkgs->n_packages; k++)
+                        if (tdiags.items[i].file && startswith(tdiags.items[i].file, pkgs->packages[k].origin)) {
+                                DiagList one = { .items = &tdiags.items[i], .n = 1 };
+                                diag_list_print(&one, stderr, DIAG_NOTICE);
+                                break;
+                        }
         return 0;
 }
 
@@ -213,6 +280,9 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
         _cleanup_(lint_generated_removep) char *generated = NULL;
         _cleanup_(diag_list_done) DiagList diags = {};
         _cleanup_(suppression_file_done) SuppressionFile supp = {};
+        _cleanup_(package_set_done) PackageSet pkgs = {};
+        _cleanup_(tmpfiles_list_done) TmpfilesList tmpfiles = {};
+        _cleanup_(strv_freep) char **package_dirs = NULL;
         _cleanup_(freep) char *distro = NULL, *anchor = NULL;
         LintArgs args = {};
         VersionSource vsrc;
@@ -265,9 +335,14 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
                 log_warning("no --target or --systemd given%s: judging for systemd %u",
                             root ? " and no systemd found in the root" : "", version);
 
-        r = collect_args(argc, argv, first, &names, &extra);
+        r = collect_args(argc, argv, first, &names, &extra, &pkgs);
         if (r < 0)
                 return EXIT_ERROR;
+        r = collect_packages(&pkgs, root, version, ctx->quiet, &names, &package_dirs, &tmpfiles);
+        if (r < 0) {
+                log_error("cannot read the packages: %s", strerror(-r));
+                return EXIT_ERROR;
+        }
         if (first >= argc && collect_root_units(root, version, &names, &diags) < 0) {
                 log_error("--root=%s: cannot list its units", ctx->root);
                 return EXIT_ERROR;
@@ -280,6 +355,7 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
 
         LintRunOptions ro = {
                 .root = root, .extra_dirs = extra, .version = version, .distro = distro,
+                .package_root = pkgs.root, .package_dirs = package_dirs, .tmpfiles = &tmpfiles,
                 .generator_dir = generated, .anchor = anchor, .anchor_given = !!anchor, .names = names,
                 .suppressions = supp.path ? &supp : NULL,
         };
@@ -292,7 +368,8 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
         STRV_FOREACH(e, run->load_errors)
                 log_error("%s", *e);
         /* each race finding carries the repair `bootrace fix` would choose */
-        r = fix_attach(&ro, rules, run, &diags);
+        /* the fix search rewrites unit files on the host: units read from packages keep the checks' own fix */
+        r = pkgs.n_packages > 0 ? 0 : fix_attach(&ro, rules, run, &diags);
         if (r < 0) {
                 diag_list_print(&diags, stderr, DIAG_ERROR);
                 log_error("cannot search for fixes: %s", strerror(-r));
@@ -304,6 +381,7 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
         ReportMeta meta = {
                 .tool_version = PACKAGE_VERSION, .systemd = version, .target = target_name, .rules = rules,
                 .units = run->linted, .color = ctx->color, .quiet = ctx->quiet,
+                .packages = &pkgs, .tmpfiles = &tmpfiles,
         };
         switch (ctx->format) {
         case FORMAT_JSON:

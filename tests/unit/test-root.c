@@ -43,10 +43,108 @@ static void check_chase(const Root *r, const char *path, ChaseFlags flags, int w
                 tap_diag("got %d %s", k, got ? got : "(null)");
 }
 
+/* The same questions for a tree on disk and the same tree in memory: both must answer alike. */
+static void common_checks(const Root *r) {
+        _cleanup_(strv_freep) char **names = NULL;
+        int fd = -1, k;
+
+        check_chase(r, "/lib/systemd/system/a.service", 0, 0, "/usr/lib/systemd/system/a.service");
+        check_chase(r, "/etc/systemd/system/abs.service", 0, 0, "/etc/hostname");
+        check_chase(r, "/etc/systemd/system/dotdot.service", 0, 0, "/etc/hostname");
+        check_chase(r, "/../../../etc/hostname", 0, 0, "/etc/hostname");
+        check_chase(r, "etc//systemd/./system/../system/alias.service", 0, 0, "/usr/lib/systemd/system/a.service");
+        check_chase(r, "/etc/systemd/system/alias.service", CHASE_NOFOLLOW_LAST, 0,
+                    "/etc/systemd/system/alias.service");
+        check_chase(r, "/etc/systemd/system/loop1.service", 0, -ELOOP, NULL);
+        check_chase(r, "/etc/systemd/system/missing.service", 0, -ENOENT, NULL);
+        check_chase(r, "/etc/systemd/system/missing.d/x.conf", CHASE_NONEXISTENT, 1,
+                    "/etc/systemd/system/missing.d/x.conf");
+        check_chase(r, "/etc/systemd/system/masked.service", CHASE_NONEXISTENT, 1, "/dev/null");
+        check_chase(r, "/etc/hostname/x", 0, -ENOTDIR, NULL);
+
+        {
+                /* the content read through an escaping symlink is the root's file, not the host's */
+                char buf[64] = {};
+                tap_ok(root_open_file(r, "/etc/systemd/system/dotdot.service", &fd, NULL) == 0 &&
+                               read(fd, buf, sizeof buf - 1) > 0 && streq(buf, "inside\n"),
+                       "reading through ../../.. stays inside the root");
+                if (fd >= 0)
+                        close(fd);
+        }
+        k = root_open_file(r, "/etc/systemd", &fd, NULL);
+        TAP_INTEQ(k, -EISDIR, "a directory is refused");
+        TAP_INTEQ(root_null_or_empty(r, "/etc/systemd/system/masked.service"), 1, "symlink to /dev/null is a mask");
+        TAP_INTEQ(root_null_or_empty(r, "/etc/systemd/system/empty.service"), 1, "empty file is a mask");
+        TAP_INTEQ(root_null_or_empty(r, "/lib/systemd/system/a.service"), 0, "a unit file is no mask");
+        TAP_INTEQ(root_entry_type(r, "/etc/systemd/system/alias.service"), DT_LNK, "entry type of a symlink");
+        TAP_INTEQ(root_entry_type(r, "/lib"), DT_LNK, "entry type of /lib");
+        TAP_INTEQ(root_entry_type(r, "/lib/systemd"), DT_DIR, "entry type through a symlinked dir");
+        tap_ok(root_list_dir(r, "/lib/systemd/system", &names) == 0 && strv_length(names) == 1 &&
+                       streq(names[0], "a.service"),
+               "list a directory through a symlink");
+        {
+                _cleanup_(freep) char *t = NULL;
+                tap_ok(root_readlink(r, "/etc/systemd/system/alias.service", &t) == 0 &&
+                               streq(t, "/lib/systemd/system/a.service"),
+                       "readlink returns the stored target");
+        }
+}
+
+static void mem_checks(void) {
+        _cleanup_(root_freep) Root *m = NULL;
+        _cleanup_(freep) char *d1 = NULL, *d2 = NULL, *d3 = NULL;
+        MemTree *t = NULL;
+
+        tap_ok(mem_tree_new(&t) == 0, "mem_tree_new");
+        tap_ok(mem_tree_add_dir(t, "/etc/systemd/system", "a.deb:") == 0 &&
+                       mem_tree_add_dir(t, "usr/lib/systemd/system", "a.deb:") == 0 &&
+                       mem_tree_add_symlink(t, "./lib", "usr/lib", "a.deb:") == 0 &&
+                       mem_tree_add_file(t, "usr/lib/systemd/system/a.service", "[Unit]\n", 7, "b.deb:") == 0 &&
+                       mem_tree_add_file(t, "etc/hostname", "inside\n", 7, "a.deb:") == 0 &&
+                       mem_tree_add_file(t, "etc/systemd/system/empty.service", "", 0, "a.deb:") == 0 &&
+                       mem_tree_add_symlink(t, "etc/systemd/system/abs.service", "/etc/hostname", "a.deb:") == 0 &&
+                       mem_tree_add_symlink(t, "etc/systemd/system/dotdot.service",
+                                            "../../../../../../../../etc/hostname", "a.deb:") == 0 &&
+                       mem_tree_add_symlink(t, "etc/systemd/system/masked.service", "/dev/null", "a.deb:") == 0 &&
+                       mem_tree_add_symlink(t, "etc/systemd/system/loop1.service", "loop2.service", "a.deb:") == 0 &&
+                       mem_tree_add_symlink(t, "etc/systemd/system/loop2.service", "loop1.service", "a.deb:") == 0 &&
+                       mem_tree_add_symlink(t, "etc/systemd/system/alias.service", "/lib/systemd/system/a.service",
+                                            "a.deb:") == 0,
+               "the same tree in memory");
+        TAP_INTEQ(mem_tree_add_file(t, "etc/../../x", "", 0, NULL), -EINVAL, "\"..\" is refused when adding");
+        TAP_INTEQ(mem_tree_add_file(t, "etc/hostname", "", 0, NULL), -EEXIST, "a duplicate entry is refused");
+        TAP_INTEQ(mem_tree_add_file(t, "etc/hostname/x", "", 0, NULL), -ENOTDIR, "a file is no parent");
+        TAP_INTEQ(mem_tree_add_file(t, "lib/systemd/x", "", 0, NULL), -ENOTDIR,
+                  "nothing is added through a symlink");
+        TAP_INTEQ(mem_tree_add_dir(t, "etc/systemd", NULL), 0, "a directory may be added again");
+        tap_ok(mem_tree_entries(t) == 17 && mem_tree_bytes(t) > 14, "entries and bytes are counted (%zu)",
+               mem_tree_entries(t));
+        tap_ok(root_open_mem(t, "pkgs:", &m) == 0, "root_open_mem");
+        if (!m)
+                return;
+        common_checks(m);
+        d1 = root_display_path(m, "/usr/lib/systemd/system/a.service");
+        d2 = root_display_path(m, "/etc/systemd/system/foo.service.d/x.conf");
+        d3 = root_display_path(m, "/var/nothing");
+        tap_ok(streq_ptr(d1, "b.deb:usr/lib/systemd/system/a.service"), "display: the entry's origin (%s)", d1);
+        tap_ok(streq_ptr(d2, "a.deb:etc/systemd/system/foo.service.d/x.conf"),
+               "display of a missing path: the nearest parent's origin (%s)", d2);
+        tap_ok(streq_ptr(d3, "pkgs:var/nothing"), "display outside the tree: the root's name (%s)", d3);
+        {
+                char buf[64] = {};
+                int fd = -1;
+                tap_ok(root_open_file(m, "/lib/systemd/system/a.service", &fd, NULL) == 0 &&
+                               read(fd, buf, sizeof buf - 1) == 7 && streq(buf, "[Unit]\n") &&
+                               write(fd, "x", 1) < 0,
+                       "a memory file reads back its bytes and cannot be written");
+                if (fd >= 0)
+                        close(fd);
+        }
+}
+
 int main(void) {
         _cleanup_(root_freep) Root *r = NULL;
         _cleanup_(freep) char *disp = NULL;
-        _cleanup_(strv_freep) char **names = NULL;
         char fifo[512];
         int fd = -1, k;
 
@@ -75,50 +173,13 @@ int main(void) {
         mkfifo(fifo, 0644);
 
         tap_ok(root_open(tmpl, &r) == 0, "root_open");
-        check_chase(r, "/lib/systemd/system/a.service", 0, 0, "/usr/lib/systemd/system/a.service");
-        check_chase(r, "/etc/systemd/system/abs.service", 0, 0, "/etc/hostname");
-        check_chase(r, "/etc/systemd/system/dotdot.service", 0, 0, "/etc/hostname");
-        check_chase(r, "/../../../etc/hostname", 0, 0, "/etc/hostname");
-        check_chase(r, "etc//systemd/./system/../system/alias.service", 0, 0, "/usr/lib/systemd/system/a.service");
-        check_chase(r, "/etc/systemd/system/alias.service", CHASE_NOFOLLOW_LAST, 0,
-                    "/etc/systemd/system/alias.service");
-        check_chase(r, "/etc/systemd/system/loop1.service", 0, -ELOOP, NULL);
-        check_chase(r, "/etc/systemd/system/missing.service", 0, -ENOENT, NULL);
-        check_chase(r, "/etc/systemd/system/missing.d/x.conf", CHASE_NONEXISTENT, 1,
-                    "/etc/systemd/system/missing.d/x.conf");
-        check_chase(r, "/etc/systemd/system/masked.service", CHASE_NONEXISTENT, 1, "/dev/null");
-        check_chase(r, "/etc/hostname/x", 0, -ENOTDIR, NULL);
-
-        {
-                /* the content read through an escaping symlink is the root's file, not the host's */
-                char buf[64] = {};
-                tap_ok(root_open_file(r, "/etc/systemd/system/dotdot.service", &fd, NULL) == 0 &&
-                               read(fd, buf, sizeof buf - 1) > 0 && streq(buf, "inside\n"),
-                       "reading through ../../.. stays inside the root");
-                if (fd >= 0)
-                        close(fd);
-        }
+        common_checks(r);
         k = root_open_file(r, "/etc/systemd/system/fifo.service", &fd, NULL);
         TAP_INTEQ(k, -EBADFD, "a FIFO is refused without blocking");
-        k = root_open_file(r, "/etc/systemd", &fd, NULL);
-        TAP_INTEQ(k, -EISDIR, "a directory is refused");
-        TAP_INTEQ(root_null_or_empty(r, "/etc/systemd/system/masked.service"), 1, "symlink to /dev/null is a mask");
-        TAP_INTEQ(root_null_or_empty(r, "/etc/systemd/system/empty.service"), 1, "empty file is a mask");
-        TAP_INTEQ(root_null_or_empty(r, "/lib/systemd/system/a.service"), 0, "a unit file is no mask");
-        TAP_INTEQ(root_entry_type(r, "/etc/systemd/system/alias.service"), DT_LNK, "entry type of a symlink");
-        TAP_INTEQ(root_entry_type(r, "/lib"), DT_LNK, "entry type of /lib");
-        TAP_INTEQ(root_entry_type(r, "/lib/systemd"), DT_DIR, "entry type through a symlinked dir");
-        tap_ok(root_list_dir(r, "/lib/systemd/system", &names) == 0 && strv_length(names) == 1 &&
-                       streq(names[0], "a.service"),
-               "list a directory through a symlink");
-        {
-                _cleanup_(freep) char *t = NULL;
-                tap_ok(root_readlink(r, "/etc/systemd/system/alias.service", &t) == 0 &&
-                               streq(t, "/lib/systemd/system/a.service"),
-                       "readlink returns the stored target");
-        }
         disp = root_display_path(r, "/etc/x");
         tap_ok(disp && startswith(disp, tmpl) && endswith(disp, "/etc/x"), "display path carries the root");
+
+        mem_checks();
 
         {
                 char cmd[600];
