@@ -7,7 +7,7 @@
 #   confined_require             skip the script (with the reason) unless strace can trace here
 #   confined ROOT CMD...         runs CMD (give it $BOOTRACE_BIN, not wrapped) under strace, then checks that every path
 #                                it opened or read a link of is under ROOT, the rules, a directory it created
-#                                itself, /proc/self/fd, a shared library or the kernel's boot id (a list of
+#                                itself, its own /proc/PID, a shared library or the kernel's boot id (a list of
 #                                offenders on failure); CMD's exit status is ignored
 #   no_crash CMD...              CMD (bootrace: under $WRAPPER) exits 0, 1 or 2 within 120 s, with no sanitizer or
 #                                valgrind report on stderr; its output is left in $TMP/.nc-out and $TMP/.nc-err,
@@ -43,7 +43,7 @@ confined() {
         strace -f -y -qq -s 65535 -e trace=open,openat,openat2,readlink,readlinkat,mkdir,mkdirat -o "$TMP/.strace" \
                 "$@" > "$TMP/.confined-out" 2>&1 || true
         ROOT=$root RULES=$(cd "$BOOTRACE_RULES_DIR" && pwd -P) perl -ne '
-                BEGIN { $bad = 0; @own = () }
+                BEGIN { $bad = 0; @own = (); %pids = () }
                 sub norm { my @o; for (split m{/}, $_[0]) { next if $_ eq "" || $_ eq "."; if ($_ eq "..") { pop @o } else { push @o, $_ } } "/" . join("/", @o) }
                 sub inside { my ($p, $d) = @_; $p eq $d || index($p, "$d/") == 0 }
                 sub allowed {
@@ -52,12 +52,15 @@ confined() {
                         for my $d (@own) {  # its own scratch directories, and walking down to them
                                 return 1 if inside($p, $d) || ($opath && inside($d, $p));
                         }
-                        return 1 if $p =~ m{^/proc/self/fd/\d+$};
+                        # the process looking at itself (re-opening an fd; the sanitizers read maps, environ, ...)
+                        return 1 if $p =~ m{^/proc/(self|thread-self)(/|$)};
+                        return 1 if $p =~ m{^/proc/(\d+)(/|$)} && $pids{$1};
                         return 1 if $p eq "/proc/sys/kernel/random/boot_id";  # sd-journal: is this boot live?
                         return 1 if $p =~ m{\.so(\.\d+)*$} || $p eq "/etc/ld.so.cache";
                         return 1 if $p eq "/" && $opath;  # the host root kept for unit files given as paths
                         return 0;
                 }
+                $pids{$1} = 1 if /^(\d+)\s/;
                 next unless /^\d+\s+(open|openat|openat2|readlink|readlinkat|mkdir|mkdirat)\((.*)\)\s+=\s+(-?\d+)(<(.*?)>)?/;
                 my ($call, $args, $ret, $fdpath) = ($1, $2, $3, $5);
                 if ($call =~ /^mkdir/) {
