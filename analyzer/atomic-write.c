@@ -79,7 +79,8 @@ int atomic_write_at(int dir_fd, const char *name, const char *data, size_t size,
         r = write_all(fd, data, size);
         if (r >= 0 && fchmod(fd, exists ? st.st_mode & 07777 : new_mode) < 0)
                 r = -errno;
-        /* keep the owner where we may (as root); otherwise the file becomes ours, as an editor would make it */
+        /* keep the owner where we may (as root); otherwise the file becomes ours, as an editor would make it
+         */
         if (r >= 0 && exists && fchown(fd, st.st_uid, st.st_gid) < 0 && errno != EPERM)
                 r = -errno;
         if (r >= 0 && fsync(fd) < 0)
@@ -175,7 +176,8 @@ int atomic_write_in_subdir(int dir_fd, const char *dir, const char *name, const 
                 sub = openat(dir_fd, tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                 r = sub < 0 ? -errno : 0;
                 if (r >= 0) {
-                        fd = openat(sub, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, new_mode);
+                        fd = openat(sub, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                                    new_mode);
                         r = fd < 0 ? -errno : write_all(fd, data, size);
                 }
                 if (r >= 0 && fchmod(fd, new_mode) < 0)

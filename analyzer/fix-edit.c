@@ -8,16 +8,16 @@ typedef enum LineKind {
         LINE_COMMENT,
         LINE_HEADER,
         LINE_ASSIGN,
-        LINE_CONT,  /* a continuation line of the assignment above */
+        LINE_CONT, /* a continuation line of the assignment above */
         LINE_OTHER, /* text without '=' */
 } LineKind;
 
 typedef struct TextLine {
-        size_t start, len;  /* the line without its terminator */
-        size_t end;         /* after the terminator */
+        size_t start, len; /* the line without its terminator */
+        size_t end; /* after the terminator */
         LineKind kind;
-        size_t section;     /* index of its section's header line, SIZE_MAX before the first */
-        size_t last;        /* LINE_ASSIGN: index of the last line of the assignment (continuations) */
+        size_t section; /* index of its section's header line, SIZE_MAX before the first */
+        size_t last; /* LINE_ASSIGN: index of the last line of the assignment (continuations) */
         size_t key, key_len; /* LINE_ASSIGN: the key, trimmed; LINE_HEADER: the section name */
 } TextLine;
 
@@ -29,10 +29,27 @@ typedef struct Text {
 } Text;
 
 static const char * const dependency_keys[] = {
-        "After", "Before", "Requires", "Requisite", "Wants", "BindsTo", "PartOf", "Upholds", "Conflicts",
-        "OnFailure", "OnSuccess", "PropagatesReloadTo", "ReloadPropagatedFrom", "PropagatesStopTo",
-        "StopPropagatedFrom", "JoinsNamespaceOf", "RequiresMountsFor", "WantsMountsFor", "RequiresOverridable",
-        "RequisiteOverridable", NULL,
+        "After",
+        "Before",
+        "Requires",
+        "Requisite",
+        "Wants",
+        "BindsTo",
+        "PartOf",
+        "Upholds",
+        "Conflicts",
+        "OnFailure",
+        "OnSuccess",
+        "PropagatesReloadTo",
+        "ReloadPropagatedFrom",
+        "PropagatesStopTo",
+        "StopPropagatedFrom",
+        "JoinsNamespaceOf",
+        "RequiresMountsFor",
+        "WantsMountsFor",
+        "RequiresOverridable",
+        "RequisiteOverridable",
+        NULL,
 };
 
 bool fix_edit_is_dependency_key(const char *key) {
@@ -122,7 +139,8 @@ static bool in_section(const Text *t, const TextLine *l, const char *section) {
 
 /* The line ending a line uses ("\r\n" or "\n"); "\n" for a last line without one. */
 static const char *line_ending(const Text *t, const TextLine *l) {
-        return l->end > l->start + l->len && l->len > 0 && t->s[l->start + l->len - 1] == '\r' ? "\r\n" : "\n";
+        return l->end > l->start + l->len && l->len > 0 && t->s[l->start + l->len - 1] == '\r' ? "\r\n"
+                                                                                               : "\n";
 }
 
 int fix_edit_add(const char *text, const char *section, char * const *lines, char **ret) {
@@ -195,7 +213,7 @@ int fix_edit_add(const char *text, const char *section, char * const *lines, cha
                 fprintf(f, "[%s]%s", section, eol);
         }
         STRV_FOREACH(l, lines)
-                fprintf(f, "%.*s%s%s", (int) indent_len, indent, *l, eol);
+        fprintf(f, "%.*s%s%s", (int) indent_len, indent, *l, eol);
         if (new_section && at < t.size)
                 fputs(eol, f);
         fwrite(t.s + at, 1, t.size - at, f);

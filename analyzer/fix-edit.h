@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
-/* Editing the text of a unit file (or drop-in) the way a person would: add lines to a section, drop one word of
- * an assignment, drop a key. Every other byte stays as it was: comments, blank lines, indentation, line endings,
- * continuation lines, a missing final newline. Each function returns a new text in *ret (caller frees). */
+/* Editing the text of a unit file (or drop-in) the way a person would: add lines to a section, drop one word
+ * of an assignment, drop a key. Every other byte stays as it was: comments, blank lines, indentation, line
+ * endings, continuation lines, a missing final newline. Each function returns a new text in *ret (caller
+ * frees). */
 
 #include "util.h"
 

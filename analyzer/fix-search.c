@@ -12,8 +12,12 @@
 #define FIX_DELAY_SHOWN 4
 
 static const char * const race_checks[] = {
-        "private-tmp-before-remount", "writable-path-before-remount", "path-on-separate-mount",
-        "sandbox-ordered-too-early",  "ordering-cycle",               NULL,
+        "private-tmp-before-remount",
+        "writable-path-before-remount",
+        "path-on-separate-mount",
+        "sandbox-ordered-too-early",
+        "ordering-cycle",
+        NULL,
 };
 
 /* Settings that sandbox a unit and, by doing so, give it ordering dependencies of their own (knowledge/
@@ -83,7 +87,10 @@ FixResult *fix_result_free(FixResult *r) {
 
 static int step_copy(const FixStep *s, FixStep *d) {
         *d = (FixStep) {
-                .kind = s->kind, .line = s->line, .section = strdup(s->section), .key = strdup(s->key),
+                .kind = s->kind,
+                .line = s->line,
+                .section = strdup(s->section),
+                .key = strdup(s->key),
                 .value = strdup(s->value),
         };
         if (!d->section || !d->key || !d->value) {
@@ -94,7 +101,8 @@ static int step_copy(const FixStep *s, FixStep *d) {
 }
 
 static bool step_eq(const FixStep *a, const FixStep *b) {
-        return a->kind == b->kind && streq(a->key, b->key) && streq(a->value, b->value) && a->line == b->line;
+        return a->kind == b->kind && streq(a->key, b->key) && streq(a->value, b->value) &&
+               a->line == b->line;
 }
 
 /* ---- reading the file */
@@ -123,8 +131,8 @@ static int read_text(const char *path, char **ret, bool *ret_exists) {
 /* ---- the ordering closures of a unit */
 
 /* Marks in *ret the units ordered after start (after = true: what start waits for) or before it (the units
- * that wait for start), start itself only when a cycle leads back. With jobs, only over units with a start job
- * of the transaction, as systemd orders jobs. Returns the number marked or -ENOMEM. */
+ * that wait for start), start itself only when a cycle leads back. With jobs, only over units with a start
+ * job of the transaction, as systemd orders jobs. Returns the number marked or -ENOMEM. */
 static int closure(const LintRun *run, uint32_t start, bool after, uint8_t **ret) {
         const Graph *g = model_graph(run->model);
         const Transaction *tr = run->transaction;
@@ -230,11 +238,11 @@ typedef struct Search {
         const Rules *rules;
         const char *unit;
         FixResult *res;
-        char **install;          /* units the baselines count as enabled */
+        char **install; /* units the baselines count as enabled */
         char ***baseline_cycles; /* per target */
-        Removable *removable;    /* After=/Before= words of the unit's own file */
+        Removable *removable; /* After=/Before= words of the unit's own file */
         size_t n_removable;
-        const Setting *sandbox;  /* a sandboxing setting that can go, or NULL */
+        const Setting *sandbox; /* a sandboxing setting that can go, or NULL */
         char *sandbox_file;
         char *tmpdir;
         DiagList *diags;
@@ -275,14 +283,19 @@ static int collect_removable(Search *s, const LintRun *b, const ModelUnit *mu) {
                 const char *key = dep_type_to_string(ed->type), *word = graph_node_name(g, ed->to);
                 Removable *x;
 
-                if ((ed->type != DEP_AFTER && ed->type != DEP_BEFORE) || o->kind != ORIGIN_FILE || o->line == 0 ||
-                    !streq_ptr(o->file, mu->unit->fragment_path) || removable_find(s, key, word))
+                if ((ed->type != DEP_AFTER && ed->type != DEP_BEFORE) || o->kind != ORIGIN_FILE ||
+                    o->line == 0 || !streq_ptr(o->file, mu->unit->fragment_path) ||
+                    removable_find(s, key, word))
                         continue;
                 x = realloc(s->removable, sizeof(Removable) * (s->n_removable + 1));
                 if (!x)
                         return -ENOMEM;
                 s->removable = x;
-                x[s->n_removable] = (Removable) { .key = strdup(key), .word = strdup(word), .line = o->line };
+                x[s->n_removable] = (Removable) {
+                        .key = strdup(key),
+                        .word = strdup(word),
+                        .line = o->line,
+                };
                 if (!x[s->n_removable].key || !x[s->n_removable].word) {
                         free(x[s->n_removable].key);
                         free(x[s->n_removable].word);
@@ -293,7 +306,8 @@ static int collect_removable(Search *s, const LintRun *b, const ModelUnit *mu) {
         return 0;
 }
 
-/* The removable words on cycles of run through the unit (baseline cycles, or the new cycles of a candidate). */
+/* The removable words on cycles of run through the unit (baseline cycles, or the new cycles of a candidate).
+ */
 static int cycle_words(const Search *s, const LintRun *run, char **old_cycles, const Removable ***ret,
                        size_t *ret_n) {
         const Graph *g = model_graph(run->model);
@@ -378,7 +392,10 @@ static void group_done(Group *g) {
 
 static int group_add(Group *g, FixKind kind, const char *section, const char *key, const char *value,
                      unsigned line) {
-        FixStep *n, st = { .kind = kind, .section = (char *) section, .key = (char *) key, .value = (char *) value,
+        FixStep *n, st = { .kind = kind,
+                           .section = (char *) section,
+                           .key = (char *) key,
+                           .value = (char *) value,
                            .line = line };
 
         for (size_t i = 0; i < g->n; i++)
@@ -393,7 +410,8 @@ static int group_add(Group *g, FixKind kind, const char *section, const char *ke
 
 static int group_add_orderings(Group *g, const char *paths, const char *mount) {
         if (group_add(g, FIX_REQUIRES_MOUNTS_FOR, "Unit", "RequiresMountsFor", paths, 0) < 0 ||
-            (mount && !streq(mount, "-.mount") && group_add(g, FIX_AFTER_MOUNT, "Unit", "After", mount, 0) < 0) ||
+            (mount && !streq(mount, "-.mount") &&
+             group_add(g, FIX_AFTER_MOUNT, "Unit", "After", mount, 0) < 0) ||
             group_add(g, FIX_AFTER_REMOUNT, "Unit", "After", "systemd-remount-fs.service", 0) < 0 ||
             group_add(g, FIX_AFTER_TMPFILES, "Unit", "After", "systemd-tmpfiles-setup.service", 0) < 0 ||
             group_add(g, FIX_AFTER_LOCAL_FS, "Unit", "After", "local-fs.target", 0) < 0)
@@ -534,28 +552,31 @@ static int candidate_text(const Search *s, FixCandidate *c) {
 
                 if (st->kind == FIX_DROP_ORDERING) {
                         if (res->dropin)
-                                return asprintf_safe(&c->reason,
-                                                     "cannot be a drop-in: an empty %s= in a drop-in does not "
-                                                     "reset the dependencies of the unit file (they only add up); "
-                                                     "dropping %s=%s needs an edit of %s (run without --drop-in)",
-                                                     st->key, st->key, st->value, res->fragment) < 0
+                                return asprintf_safe(
+                                               &c->reason,
+                                               "cannot be a drop-in: an empty %s= in a drop-in does not "
+                                               "reset the dependencies of the unit file (they only add up); "
+                                               "dropping %s=%s needs an edit of %s (run without --drop-in)",
+                                               st->key, st->key, st->value, res->fragment) < 0
                                                ? -ENOMEM
                                                : 0;
                         r = fix_edit_remove_word(text, st->line, st->key, st->value, &n);
                         if (r == -ENOMEM)
                                 return r;
                         if (r < 0)
-                                return asprintf_safe(&c->reason, "%s=%s at %s:%u cannot be edited here: %s", st->key,
-                                                     st->value, res->fragment, st->line,
-                                                     r == -EOPNOTSUPP ? "it is continued over several lines"
-                                                                      : "the word is not written there as such") < 0
+                                return asprintf_safe(&c->reason, "%s=%s at %s:%u cannot be edited here: %s",
+                                                     st->key, st->value, res->fragment, st->line,
+                                                     r == -EOPNOTSUPP
+                                                             ? "it is continued over several lines"
+                                                             : "the word is not written there as such") < 0
                                                ? -ENOMEM
                                                : 0;
                         free(text);
                         text = n;
                 } else if (st->kind == FIX_DROP_SANDBOX && !res->dropin) {
                         if (!streq_ptr(s->sandbox_file, res->fragment))
-                                return asprintf_safe(&c->reason, "%s=%s is set in %s, which this repair does not edit",
+                                return asprintf_safe(&c->reason,
+                                                     "%s=%s is set in %s, which this repair does not edit",
                                                      st->key, st->value, strna(s->sandbox_file)) < 0
                                                ? -ENOMEM
                                                : 0;
@@ -563,8 +584,8 @@ static int candidate_text(const Search *s, FixCandidate *c) {
                         if (r == -ENOMEM)
                                 return r;
                         if (r < 0)
-                                return asprintf_safe(&c->reason, "%s= is not in the [%s] section of %s", st->key,
-                                                     st->section, res->fragment) < 0
+                                return asprintf_safe(&c->reason, "%s= is not in the [%s] section of %s",
+                                                     st->key, st->section, res->fragment) < 0
                                                ? -ENOMEM
                                                : 0;
                         free(text);
@@ -675,7 +696,8 @@ static void sort_waits(const FixCandidate *c, char **l) {
                         }
 }
 
-static int judge_delays(const Search *s, FixCandidate *c, unsigned version, const LintRun *b, const LintRun *cr) {
+static int judge_delays(const Search *s, FixCandidate *c, unsigned version, const LintRun *b,
+                        const LintRun *cr) {
         const ModelUnit *bu = model_get(b->model, s->unit), *cu = model_get(cr->model, s->unit);
         const Graph *cg = model_graph(cr->model);
         _cleanup_(freep) uint8_t *wb = NULL, *wc = NULL, *ab = NULL, *ac = NULL;
@@ -756,24 +778,32 @@ static int judge_one(Search *s, FixCandidate *c, size_t t, const Removable ***wo
         if (strv_extend(&extra, s->tmpdir) < 0)
                 return -ENOMEM;
         STRV_FOREACH(d, req->extra_dirs)
-                if (strv_extend(&extra, *d) < 0)
-                        return -ENOMEM;
+        if (strv_extend(&extra, *d) < 0)
+                return -ENOMEM;
         LintRunOptions o = {
-                .root = req->root, .extra_dirs = extra, .version = tg->version, .distro = tg->distro,
-                .generator_dir = tg->generator_dir, .anchor = req->anchor, .names = req->names,
-                .check_only = check_only, .install_names = s->install, .suppressions = req->suppressions,
+                .root = req->root,
+                .extra_dirs = extra,
+                .version = tg->version,
+                .distro = tg->distro,
+                .generator_dir = tg->generator_dir,
+                .anchor = req->anchor,
+                .names = req->names,
+                .check_only = check_only,
+                .install_names = s->install,
+                .suppressions = req->suppressions,
         };
         r = lint_run(&o, s->rules, &run, &diags);
         if (r < 0) {
                 for (size_t i = 0; i < diags.n; i++)
                         if (diags.items[i].level == DIAG_ERROR)
-                                (void) diag_add(s->diags, DIAG_ERROR, diags.items[i].file, diags.items[i].line,
-                                                "%s", diags.items[i].message);
+                                (void) diag_add(s->diags, DIAG_ERROR, diags.items[i].file,
+                                                diags.items[i].line, "%s", diags.items[i].message);
                 return r;
         }
         cu = model_get(run->model, s->unit);
         if (!cu || !cu->loaded)
-                return asprintf_safe(fail, "%s does not load with it for %s", s->unit, target_label(tg, buf)) < 0
+                return asprintf_safe(fail, "%s does not load with it for %s", s->unit,
+                                     target_label(tg, buf)) < 0
                                ? -ENOMEM
                                : 0;
 
@@ -783,8 +813,8 @@ static int judge_one(Search *s, FixCandidate *c, size_t t, const Removable ***wo
                 if (f->suppressed || !fix_check_is_race(f->check) || !streq_ptr(f->unit, s->unit))
                         continue;
                 c->closes = false;
-                if (!*fail && asprintf_safe(fail, "does not close the race for %s: %s still fires", target_label(tg, buf),
-                                            f->check) < 0)
+                if (!*fail && asprintf_safe(fail, "does not close the race for %s: %s still fires",
+                                            target_label(tg, buf), f->check) < 0)
                         return -ENOMEM;
         }
         /* (b) no new ordering cycle */
@@ -820,8 +850,9 @@ static int judge_one(Search *s, FixCandidate *c, size_t t, const Removable ***wo
                 }
                 if (desc) {
                         char *m = NULL;
-                        if (asprintf_safe(&m, "creates an ordering cycle for %s: %s (each ordered after the next)",
-                                          target_label(tg, buf), desc) < 0)
+                        if (asprintf_safe(
+                                    &m, "creates an ordering cycle for %s: %s (each ordered after the next)",
+                                    target_label(tg, buf), desc) < 0)
                                 return -ENOMEM;
                         /* a new cycle outweighs a race left open in the explanation */
                         free(*fail);
@@ -872,8 +903,9 @@ static int judge(Search *s, FixCandidate *c, const Removable ***words, size_t *n
                 qsort(c->delayed, c->n_delayed_items, sizeof(FixDelay), delay_cmp);
         if (fail) {
                 if (!c->closes && !c->new_cycle && candidate_only_root_mounts_for(c)) {
-                        char *m = strjoin(fail, ": RequiresMountsFor= of a path on the root file system only adds "
-                                                "After=-.mount, and -.mount is active (read-only) from the start");
+                        char *m = strjoin(fail,
+                                          ": RequiresMountsFor= of a path on the root file system only adds "
+                                          "After=-.mount, and -.mount is active (read-only) from the start");
                         if (!m)
                                 return -ENOMEM;
                         free(fail);
@@ -882,8 +914,9 @@ static int judge(Search *s, FixCandidate *c, const Removable ***words, size_t *n
                 c->reason = TAKE_PTR(fail);
         }
         if (c->sandbox && !c->note &&
-            asprintf_safe(&c->note, "removes the sandboxing: without %s= the service shares the host's /tmp and "
-                                    "/var/tmp with everyone, and what it writes there early still needs / writable",
+            asprintf_safe(&c->note,
+                          "removes the sandboxing: without %s= the service shares the host's /tmp and "
+                          "/var/tmp with everyone, and what it writes there early still needs / writable",
                           s->sandbox ? s->sandbox->key : "PrivateTmp") < 0)
                 return -ENOMEM;
         return 0;
@@ -893,7 +926,11 @@ static int judge(Search *s, FixCandidate *c, const Removable ***words, size_t *n
 
 static int candidate_cmp(const void *a, const void *b) {
         const FixCandidate *x = a, *y = b;
-#define CMP(e) do { if ((e(x)) != (e(y))) return (e(x)) < (e(y)) ? -1 : 1; } while (0)
+#define CMP(e)                                                                                              \
+        do {                                                                                                \
+                if ((e(x)) != (e(y)))                                                                       \
+                        return (e(x)) < (e(y)) ? -1 : 1;                                                    \
+        } while (0)
 #define BAD(c) (!(c)->evaluated ? 3 : !(c)->closes ? 2 : (c)->new_cycle ? 1 : 0)
 #define SANDBOX(c) ((c)->sandbox)
 #define DELAYED(c) ((c)->n_delayed)
@@ -950,12 +987,17 @@ static int delay_sentence(const FixCandidate *c, const char *unit, char **ret) {
                         fprintf(f, " and %zu more", n_units - shown);
                         break;
                 }
-                fprintf(f, "%s%s", shown == 0 ? "" : shown + 1 == n_units ? " and " : ", ", c->delayed[i].unit);
+                fprintf(f, "%s%s",
+                        shown == 0             ? ""
+                        : shown + 1 == n_units ? " and "
+                                               : ", ",
+                        c->delayed[i].unit);
                 shown++;
         }
         fprintf(f, " would now wait for %s", strna(first));
         if (strv_length(waits) > 1)
-                fprintf(f, " (and %zu more unit%s)", strv_length(waits) - 1, strv_length(waits) == 2 ? "" : "s");
+                fprintf(f, " (and %zu more unit%s)", strv_length(waits) - 1,
+                        strv_length(waits) == 2 ? "" : "s");
         if (fclose(f) != 0)
                 return -ENOMEM;
         *ret = buf;
@@ -968,7 +1010,8 @@ static int explain_rejection(const FixCandidate *chosen, FixCandidate *c, const 
         if (c->reason)
                 return 0;
         if (c->sandbox && !chosen->sandbox)
-                return asprintf_safe(&c->reason, "%s; an ordering repair exists (%s)", c->note, chosen->label) < 0
+                return asprintf_safe(&c->reason, "%s; an ordering repair exists (%s)", c->note,
+                                     chosen->label) < 0
                                ? -ENOMEM
                                : 0;
         if (c->n_delayed > chosen->n_delayed) {
@@ -980,27 +1023,31 @@ static int explain_rejection(const FixCandidate *chosen, FixCandidate *c, const 
                                : 0;
         }
         if (c->lines > chosen->lines)
-                return asprintf_safe(&c->reason, "changes %u lines, the chosen repair %u", c->lines, chosen->lines) < 0
+                return asprintf_safe(&c->reason, "changes %u lines, the chosen repair %u", c->lines,
+                                     chosen->lines) < 0
                                ? -ENOMEM
                                : 0;
         if (c->n_waits > chosen->n_waits)
-                return asprintf_safe(&c->reason,
-                                     "less precise: %s would newly wait for %zu unit%s, with the chosen repair %zu",
-                                     unit, c->n_waits, c->n_waits == 1 ? "" : "s", chosen->n_waits) < 0
+                return asprintf_safe(
+                               &c->reason,
+                               "less precise: %s would newly wait for %zu unit%s, with the chosen one %zu",
+                               unit, c->n_waits, c->n_waits == 1 ? "" : "s", chosen->n_waits) < 0
                                ? -ENOMEM
                                : 0;
         if (c->n_lost > chosen->n_lost)
-                return asprintf_safe(&c->reason, "drops more orderings (%zu, the chosen repair %zu)", c->n_lost,
-                                     chosen->n_lost) < 0
+                return asprintf_safe(&c->reason, "drops more orderings (%zu, the chosen repair %zu)",
+                                     c->n_lost, chosen->n_lost) < 0
                                ? -ENOMEM
                                : 0;
         if (c->n_steps == 1 && c->steps[0].kind == FIX_AFTER_MOUNT)
-                return asprintf_safe(&c->reason, "as good, but orders after %s without pulling it in; "
-                                                 "RequiresMountsFor= does both and follows the mount if it moves",
+                return asprintf_safe(&c->reason,
+                                     "as good, but orders after %s without pulling it in; "
+                                     "RequiresMountsFor= does both and follows the mount if it moves",
                                      c->steps[0].value) < 0
                                ? -ENOMEM
                                : 0;
-        c->reason = strdup("as good by every measure; the chosen repair comes first in the order of preference");
+        c->reason =
+                strdup("as good by every measure; the chosen repair comes first in the order of preference");
         return c->reason ? 0 : -ENOMEM;
 }
 
@@ -1011,8 +1058,11 @@ static int add_finding(FixResult *res, const Finding *f, unsigned version, const
         if (!n)
                 return -ENOMEM;
         res->findings = n;
-        n[res->n_findings] = (FixFinding) { .check = strdup(f->check), .version = version, .target = target,
-                                            .line = f->line, .message = strdup(f->message) };
+        n[res->n_findings] = (FixFinding) { .check = strdup(f->check),
+                                           .version = version,
+                                           .target = target,
+                                           .line = f->line,
+                                           .message = strdup(f->message) };
         if (!n[res->n_findings].check || !n[res->n_findings].message) {
                 free(n[res->n_findings].check);
                 free(n[res->n_findings].message);
@@ -1045,11 +1095,14 @@ static int groups_of(Search *s, Group **ret, size_t *ret_n, bool *ret_sandbox) {
                 const LintRun *b = req->baselines[t];
                 ModelUnit *mu = model_get(b->model, s->unit);
                 _cleanup_(lint_paths_done) LintPaths paths = {};
-                LintContext lc = { .model = b->model, .rules = s->rules, .version = req->targets[t].version };
+                LintContext lc = { .model = b->model,
+                                   .rules = s->rules,
+                                   .version = req->targets[t].version };
                 bool pt = fired(b, s->unit, "private-tmp-before-remount"),
                      wr = fired(b, s->unit, "writable-path-before-remount"),
                      sep = fired(b, s->unit, "path-on-separate-mount"),
-                     cy = fired(b, s->unit, "ordering-cycle") || fired(b, s->unit, "sandbox-ordered-too-early");
+                     cy = fired(b, s->unit, "ordering-cycle") ||
+                          fired(b, s->unit, "sandbox-ordered-too-early");
 
                 if (!mu)
                         continue;
@@ -1068,7 +1121,8 @@ static int groups_of(Search *s, Group **ret, size_t *ret_n, bool *ret_sandbox) {
                         if (path_startswith_dir(p->path, "/run"))
                                 continue;
                         if (streq(mount, "-.mount")) {
-                                if (((pt && is_pt) || (wr && !is_pt && p->source != LINT_PATH_WORKING_DIR)) &&
+                                if (((pt && is_pt) ||
+                                     (wr && !is_pt && p->source != LINT_PATH_WORKING_DIR)) &&
                                     strv_extend_unique(&root_paths, p->path) < 0)
                                         return -ENOMEM;
                                 continue;
@@ -1078,7 +1132,8 @@ static int groups_of(Search *s, Group **ret, size_t *ret_n, bool *ret_sandbox) {
                         r = lint_ordered_after(&lc, mu, mount, NULL, NULL);
                         if (r < 0)
                                 return r;
-                        if (r == 0 && (strv_extend(&mount_paths, p->path) < 0 || strv_extend(&mounts, mount) < 0))
+                        if (r == 0 &&
+                            (strv_extend(&mount_paths, p->path) < 0 || strv_extend(&mounts, mount) < 0))
                                 return -ENOMEM;
                 }
                 if (cy && cycle_words(s, b, NULL, &words, &n_words) < 0)
@@ -1093,7 +1148,7 @@ static int groups_of(Search *s, Group **ret, size_t *ret_n, bool *ret_sandbox) {
                 _cleanup_(freep) char *joined = NULL;
                 size_t len = 0;
                 STRV_FOREACH(p, root_paths)
-                        len += strlen(*p) + 1;
+                len += strlen(*p) + 1;
                 joined = calloc(len + 1, 1);
                 if (!joined)
                         return -ENOMEM;
@@ -1167,17 +1222,19 @@ static int prepare(Search *s, bool dropin, const char *fragment, const char *dro
                 return -ENOMEM;
         if (!mkdtemp(s->tmpdir)) {
                 r = -errno;
-                (void) diag_add(s->diags, DIAG_ERROR, s->tmpdir, 0, "cannot create a directory: %s", strerror(-r));
+                (void) diag_add(s->diags, DIAG_ERROR, s->tmpdir, 0, "cannot create a directory: %s",
+                                strerror(-r));
                 s->tmpdir = mfree(s->tmpdir);
                 return r;
         }
         return 0;
 }
 
-int fix_search(const FixRequest *req, const Rules *rules, const char *unit, const char *fragment, bool dropin,
-               const char *dropin_path, FixResult **ret, DiagList *diags) {
+int fix_search(const FixRequest *req, const Rules *rules, const char *unit, const char *fragment,
+               bool dropin, const char *dropin_path, FixResult **ret, DiagList *diags) {
         _cleanup_(fix_result_freep) FixResult *res = calloc(1, sizeof(FixResult));
-        _cleanup_(search_done) Search s = { .req = req, .rules = rules, .unit = unit, .res = res, .diags = diags };
+        _cleanup_(search_done)
+                Search s = { .req = req, .rules = rules, .unit = unit, .res = res, .diags = diags };
         Group *groups = NULL;
         size_t n_groups = 0, n_first;
         bool sandbox = false;
@@ -1199,7 +1256,8 @@ int fix_search(const FixRequest *req, const Rules *rules, const char *unit, cons
                                 return -ENOMEM;
                 }
                 for (size_t i = 0; i < b->n_units; i++)
-                        if (b->units[i]->unit->from_extra_dir && strv_extend(&s.install, b->units[i]->unit->id) < 0)
+                        if (b->units[i]->unit->from_extra_dir &&
+                            strv_extend(&s.install, b->units[i]->unit->id) < 0)
                                 return -ENOMEM;
                 if (cycle_signatures(b, &s.baseline_cycles[t]) < 0)
                         return -ENOMEM;
@@ -1226,8 +1284,11 @@ int fix_search(const FixRequest *req, const Rules *rules, const char *unit, cons
                 r = candidates_product(res, groups, n_groups, dropin);
         /* removing the sandbox is a repair of its own, never mixed with orderings */
         if (r >= 0 && sandbox && s.sandbox) {
-                FixStep st = { .kind = FIX_DROP_SANDBOX, .section = s.sandbox->section, .key = s.sandbox->key,
-                               .value = s.sandbox->value, .line = s.sandbox->line };
+                FixStep st = { .kind = FIX_DROP_SANDBOX,
+                               .section = s.sandbox->section,
+                               .key = s.sandbox->key,
+                               .value = s.sandbox->value,
+                               .line = s.sandbox->line };
                 const FixStep *one[] = { &st };
                 r = candidate_add(res, one, 1, dropin);
         }
@@ -1237,8 +1298,8 @@ int fix_search(const FixRequest *req, const Rules *rules, const char *unit, cons
         if (r < 0)
                 return r;
 
-        /* first round; then a repair that only failed by closing a cycle through an ordering written in the file
-         * is tried again without that ordering */
+        /* first round; then a repair that only failed by closing a cycle through an ordering written in the
+         * file is tried again without that ordering */
         n_first = res->n_candidates;
         for (size_t i = 0; i < res->n_candidates; i++) {
                 _cleanup_(freep) const Removable **words = NULL;
@@ -1252,8 +1313,11 @@ int fix_search(const FixRequest *req, const Rules *rules, const char *unit, cons
                 for (size_t w = 0; w < n_words; w++) {
                         FixCandidate *c = &res->candidates[i];
                         _cleanup_(freep) const FixStep **steps = calloc(c->n_steps + 2, sizeof(FixStep *));
-                        FixStep drop = { .kind = FIX_DROP_ORDERING, .section = (char *) "Unit",
-                                         .key = words[w]->key, .value = words[w]->word, .line = words[w]->line };
+                        FixStep drop = { .kind = FIX_DROP_ORDERING,
+                                         .section = (char *) "Unit",
+                                         .key = words[w]->key,
+                                         .value = words[w]->word,
+                                         .line = words[w]->line };
                         bool own = false;
 
                         if (!steps)
@@ -1261,7 +1325,8 @@ int fix_search(const FixRequest *req, const Rules *rules, const char *unit, cons
                         for (size_t k = 0; k < c->n_steps; k++) {
                                 steps[k] = &c->steps[k];
                                 /* never drop what the candidate adds */
-                                own = own || (streq(c->steps[k].key, drop.key) && streq(c->steps[k].value, drop.value));
+                                own = own || (streq(c->steps[k].key, drop.key) &&
+                                              streq(c->steps[k].value, drop.value));
                         }
                         steps[c->n_steps] = &drop;
                         if (!own && candidate_add(res, steps, c->n_steps + 1, dropin) < 0)
@@ -1285,16 +1350,19 @@ int fix_search(const FixRequest *req, const Rules *rules, const char *unit, cons
                         cycles += c->evaluated && c->closes && c->new_cycle;
                 }
                 if (res->n_candidates == 0)
-                        res->none_reason = strdup("no candidate repair applies: the ordering that closes the cycle "
-                                                  "is not written in the unit's own file");
-                else if (asprintf_safe(&res->none_reason,
-                                       "no candidate closes the race%s without a new ordering cycle: of %zu "
-                                       "candidate%s, %zu leave%s a race open, %zu create%s a cycle, %zu cannot be "
-                                       "written%s",
-                                       req->n_targets > 1 ? " on every version" : "", res->n_candidates,
-                                       res->n_candidates == 1 ? "" : "s", open, open == 1 ? "s" : "", cycles,
-                                       cycles == 1 ? "s" : "", unwritable,
-                                       dropin && unwritable > 0 ? " as a drop-in (try without --drop-in)" : "") < 0)
+                        res->none_reason =
+                                strdup("no candidate repair applies: the ordering that closes the cycle "
+                                       "is not written in the unit's own file");
+                else if (asprintf_safe(
+                                 &res->none_reason,
+                                 "no candidate closes the race%s without a new ordering cycle: of %zu "
+                                 "candidate%s, %zu leave%s a race open, %zu create%s a cycle, %zu cannot be "
+                                 "written%s",
+                                 req->n_targets > 1 ? " on every version" : "", res->n_candidates,
+                                 res->n_candidates == 1 ? "" : "s", open, open == 1 ? "s" : "", cycles,
+                                 cycles == 1 ? "s" : "", unwritable,
+                                 dropin && unwritable > 0 ? " as a drop-in (try without --drop-in)" : "") <
+                         0)
                         res->none_reason = NULL;
                 if (!res->none_reason)
                         return -ENOMEM;
@@ -1321,8 +1389,8 @@ int fix_result_summary(const FixResult *r, char **ret) {
                 if (r->dropin)
                         return unified_diff(r->old_text, strlen(r->old_text), c->text, strlen(c->text),
                                             r->file_exists ? r->file : "/dev/null", r->file, 3, ret);
-                return unified_diff(r->old_text, strlen(r->old_text), c->text, strlen(c->text), r->file, r->file, 3,
-                                    ret);
+                return unified_diff(r->old_text, strlen(r->old_text), c->text, strlen(c->text), r->file,
+                                    r->file, 3, ret);
         }
         /* the drop-in text: what lint has always shown */
         f = open_memstream(&text, &len);
@@ -1393,12 +1461,19 @@ static int details_of(const FixResult *r, FindingFix **ret) {
 }
 
 int fix_attach(const LintRunOptions *o, const Rules *rules, LintRun *run, DiagList *diags) {
-        FixTarget target = { .version = o->version, .distro = (char *) o->distro,
+        FixTarget target = { .version = o->version,
+                             .distro = (char *) o->distro,
                              .generator_dir = (char *) o->generator_dir };
         LintRun *baselines[] = { run };
         FixRequest req = {
-                .root = o->root, .extra_dirs = o->extra_dirs, .names = o->names, .anchor = o->anchor,
-                .suppressions = o->suppressions, .targets = &target, .n_targets = 1, .baselines = baselines,
+                .root = o->root,
+                .extra_dirs = o->extra_dirs,
+                .names = o->names,
+                .anchor = o->anchor,
+                .suppressions = o->suppressions,
+                .targets = &target,
+                .n_targets = 1,
+                .baselines = baselines,
         };
         int r;
 
@@ -1406,23 +1481,34 @@ int fix_attach(const LintRunOptions *o, const Rules *rules, LintRun *run, DiagLi
                 ModelUnit *mu = run->units[i];
                 _cleanup_(fix_result_freep) FixResult *res = NULL;
                 _cleanup_(freep) char *summary = NULL;
+                DiagList scratch = {};
                 bool any = false;
 
                 for (size_t k = 0; k < run->findings.n; k++) {
                         const Finding *f = &run->findings.items[k];
-                        any = any || (!f->suppressed && fix_check_is_race(f->check) && streq_ptr(f->unit, mu->unit->id));
+                        any = any || (!f->suppressed && fix_check_is_race(f->check) &&
+                                      streq_ptr(f->unit, mu->unit->id));
                 }
                 if (!any || !mu->unit->fragment_path)
                         continue;
-                r = fix_search(&req, rules, mu->unit->id, mu->unit->fragment_path, false, NULL, &res, diags);
-                if (r < 0)
+                /* a unit whose file cannot be read back or staged keeps its finding without a repair */
+                r = fix_search(&req, rules, mu->unit->id, mu->unit->fragment_path, false, NULL, &res, &scratch);
+                diag_list_done(&scratch);
+                if (r == -ENOMEM)
                         return r;
+                if (r < 0) {
+                        if (diag_add(diags, DIAG_NOTICE, mu->unit->fragment_path, 0, "%s: no repair searched: %s",
+                                     mu->unit->id, strerror(-r)) < 0)
+                                return -ENOMEM;
+                        continue;
+                }
                 r = fix_result_summary(res, &summary);
                 if (r < 0)
                         return r;
                 for (size_t k = 0; k < run->findings.n; k++) {
                         Finding *f = &run->findings.items[k];
-                        if (f->suppressed || !fix_check_is_race(f->check) || !streq_ptr(f->unit, mu->unit->id))
+                        if (f->suppressed || !fix_check_is_race(f->check) ||
+                            !streq_ptr(f->unit, mu->unit->id))
                                 continue;
                         free(f->fix);
                         f->fix = NULL;

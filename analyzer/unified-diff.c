@@ -6,7 +6,7 @@
 typedef struct Line {
         const char *p;
         size_t len; /* without the newline */
-        bool nl;    /* ends with a newline */
+        bool nl; /* ends with a newline */
 } Line;
 
 typedef enum OpType { OP_EQ, OP_DEL, OP_INS } OpType;
@@ -43,8 +43,8 @@ static bool line_eq(const Line *x, const Line *y) {
         return x->len == y->len && x->nl == y->nl && memcmp(x->p, y->p, x->len) == 0;
 }
 
-/* Myers' greedy forward search over a[0..n) and b[0..m), keeping V of every step for the way back. Appends the
- * ops (offset by off_a/off_b) to *ops in order. */
+/* Myers' greedy forward search over a[0..n) and b[0..m), keeping V of every step for the way back. Appends
+ * the ops (offset by off_a/off_b) to *ops in order. */
 static int myers(const Line *a, size_t n, const Line *b, size_t m, size_t off_a, size_t off_b, Op **ops,
                  size_t *n_ops) {
         size_t max = n + m, dmax = MIN(max, (size_t) DIFF_MAX_D), found = SIZE_MAX;

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
-/* A unified diff of two texts, line by line (Myers' O(ND) algorithm after stripping the common head and tail),
- * written as `diff -u` writes it without time stamps: "--- OLD", "+++ NEW", hunks "@@ -a,b +c,d @@" with
- * `context` lines around each change (hunks whose context would touch are merged), and "\ No newline at end of
- * file" after a last line without one. `patch -p0` and `git apply -p0` accept it; a creation diff has
+/* A unified diff of two texts, line by line (Myers' O(ND) algorithm after stripping the common head and
+ * tail), written as `diff -u` writes it without time stamps: "--- OLD", "+++ NEW", hunks "@@ -a,b +c,d @@"
+ * with `context` lines around each change (hunks whose context would touch are merged), and "\ No newline at
+ * end of file" after a last line without one. `patch -p0` and `git apply -p0` accept it; a creation diff has
  * old_label "/dev/null" and an empty old text. */
 
 #include "util.h"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* bootrace fix: the minimal, precise, cycle-free repair of the race findings of unit files, as a unified diff of
- * the file or as a drop-in, judged for one or several systemd versions; --write applies it atomically. */
+/* bootrace fix: the minimal, precise, cycle-free repair of the race findings of unit files, as a unified
+ * diff of the file or as a drop-in, judged for one or several systemd versions; --write applies it
+ * atomically. */
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -17,18 +18,18 @@
 static const char fix_help[] =
         "Usage: bootrace fix [--root=DIR] [--target=NAME...|--systemd=N] [--drop-in] [--write]\n"
         "                    [--format=text|json] [--transaction=UNIT] PATH|UNIT...\n\n"
-        "Propose the minimal, precise repair of each unit's boot-ordering races: candidate repairs are applied\n"
-        "to a copy of the unit and judged by linting again - the race closed for every target, no new ordering\n"
-        "cycle in the boot transaction, the fewest other units delayed, the fewest lines, the most precise\n"
-        "dependency. A PATH is a unit file or a directory of them; a UNIT is looked up in --root. --target may\n"
-        "be given several times: the repair must hold for every release.\n\n"
-        "  --drop-in             a drop-in UNIT.d/" FIX_DROPIN_NAME " instead of an edit of the file (vendor\n"
+        "Propose the minimal, precise repair of each unit's boot-ordering races: candidate repairs are\n"
+        "applied to a copy of the unit and judged by linting again - the race closed for every target, no\n"
+        "new ordering cycle in the boot transaction, the fewest other units delayed, the fewest lines, the\n"
+        "most precise dependency. A PATH is a unit file or a directory of them; a UNIT is looked up in\n"
+        "--root. --target may be given several times: the repair must hold for every release.\n\n"
+        "  --drop-in             a drop-in UNIT.d/bootrace-fix.conf instead of an edit of the file (vendor\n"
         "                        units; for a UNIT in --root it goes to /etc/systemd/system/UNIT.d/)\n"
         "  --write               write the repair (atomically) instead of printing a diff\n"
-        "  --transaction=UNIT    the boot target whose transaction is checked for cycles (default.target)\n\n"
-        "Output: a unified diff (patch -p0 applies it) after '#' lines that say what was chosen and why the\n"
-        "other candidates were not. Exit status: 0 nothing to fix, 1 repairs proposed or written (or races\n"
-        "without a repair), 2 usage, input or write error.\n";
+        "  --transaction=UNIT    the boot target whose transaction is checked for cycles\n\n"
+        "Output: a unified diff (patch -p0 applies it) after '#' lines that say what was chosen and why\n"
+        "the other candidates were not. Exit status: 0 nothing to fix, 1 repairs proposed or written (or\n"
+        "races without a repair), 2 usage, input or write error.\n";
 
 enum {
         ARG_DROP_IN = ARG_VERB_BASE,
@@ -65,9 +66,9 @@ static int fix_option(int c, const char *arg, void *userdata) {
 
 /* A unit to repair: its name, how the user named its file, and where it is. */
 typedef struct FixUnit {
-        char *name;     /* the name it is linted under */
-        char *display;  /* the file as given (PATH), or its path under --root (UNIT); filled for UNIT later */
-        char *host;     /* absolute path of the file given (PATH), NULL for UNIT */
+        char *name; /* the name it is linted under */
+        char *display; /* the file as given (PATH), or its path under --root (UNIT); filled for UNIT later */
+        char *host; /* absolute path of the file given (PATH), NULL for UNIT */
         bool in_root;
 } FixUnit;
 
@@ -97,8 +98,10 @@ static int units_add(FixUnits *u, const char *name, const char *display, const c
                 return 0;
         if (GREEDY_REALLOC(u->items, u->allocated, u->n + 1) < 0 || strv_extend(&u->names, lname) < 0)
                 return -ENOMEM;
-        u->items[u->n] = (FixUnit) { .name = TAKE_PTR(lname), .display = strdup(display),
-                                     .host = host ? strdup(host) : NULL, .in_root = in_root };
+        u->items[u->n] = (FixUnit) { .name = TAKE_PTR(lname),
+                                    .display = strdup(display),
+                                    .host = host ? strdup(host) : NULL,
+                                    .in_root = in_root };
         if (!u->items[u->n].name || !u->items[u->n].display || (host && !u->items[u->n].host))
                 return -ENOMEM;
         u->n++;
@@ -137,7 +140,8 @@ static int add_path(FixUnits *u, const char *arg) {
                         return -errno;
                 }
                 for (int i = 0; i < n; i++) {
-                        _cleanup_(freep) char *p = path_join(abs, de[i]->d_name), *disp = path_join(arg, de[i]->d_name);
+                        _cleanup_(freep) char *p = path_join(abs, de[i]->d_name),
+                                              *disp = path_join(arg, de[i]->d_name);
                         struct stat s2;
 
                         if (r >= 0 && p && disp && unit_name_is_valid(de[i]->d_name, UNIT_NAME_ANY) &&
@@ -153,7 +157,8 @@ static int add_path(FixUnits *u, const char *arg) {
         }
         base = path_basename(abs);
         if (!unit_name_is_valid(base, UNIT_NAME_ANY)) {
-                log_error("%s: \"%s\" is not a valid unit file name (NAME.service, NAME.socket, ...)", arg, base);
+                log_error("%s: \"%s\" is not a valid unit file name (NAME.service, NAME.socket, ...)", arg,
+                          base);
                 return -EINVAL;
         }
         dir = strndup_safe(abs, base - abs > 1 ? (size_t) (base - abs - 1) : 1);
@@ -177,7 +182,8 @@ static char *relative(const char *s) {
         if (!r)
                 return NULL;
         while (s[k]) {
-                if (strncmp(s + k, cwd, n) == 0 && s[k + n] == '/' && (k == 0 || s[k - 1] == ' ' || s[k - 1] == '(')) {
+                if (strncmp(s + k, cwd, n) == 0 && s[k + n] == '/' &&
+                    (k == 0 || s[k - 1] == ' ' || s[k - 1] == '(')) {
                         k += n + 1;
                         continue;
                 }
@@ -207,14 +213,15 @@ static int resolve_targets(const Context *ctx, const Root *root, const Rules *ru
                         _cleanup_(strv_freep) char **names = rules_target_names(rules);
                         log_error("unknown --target=%s; known targets:", *name);
                         STRV_FOREACH(k, names)
-                                fprintf(stderr, "  %s\n", *k);
+                        fprintf(stderr, "  %s\n", *k);
                         return -ENOENT;
                 }
                 for (size_t i = 0; i < n; i++)
                         if (streq(t[i].name, canonical))
                                 goto next;
-                t[n] = (FixTarget) { .name = strdup(canonical), .version = ctx->systemd ?: v,
-                                     .distro = strndup_safe(canonical, strcspn(canonical, "-")) };
+                t[n] = (FixTarget) { .name = strdup(canonical),
+                                    .version = ctx->systemd ?: v,
+                                    .distro = strndup_safe(canonical, strcspn(canonical, "-")) };
                 if (!t[n].name || !t[n++].distro)
                         return -ENOMEM;
         next:;
@@ -298,7 +305,8 @@ static void print_text(const FixUnit *u, const FixResult *r, const char *file, c
                 printf("# %s:", r->unit);
                 for (size_t i = 0; i < r->n_findings; i++) {
                         char buf[32];
-                        FixTarget t = { .name = (char *) r->findings[i].target, .version = r->findings[i].version };
+                        FixTarget t = { .name = (char *) r->findings[i].target,
+                                        .version = r->findings[i].version };
                         printf("%s %s (%s)", i ? "," : "", r->findings[i].check, target_name(&t, buf));
                 }
                 putchar('\n');
@@ -334,7 +342,7 @@ static void json_delays(JsonWriter *w, const FixCandidate *c, const char *unit) 
                 json_key(w, "waits_for");
                 json_begin_array(w);
                 STRV_FOREACH(x, d->waits_for)
-                        json_string(w, *x);
+                json_string(w, *x);
                 json_end_array(w);
                 json_end_object(w);
         }
@@ -353,15 +361,15 @@ static void json_waits(JsonWriter *w, const FixCandidate *c, const char *unit) {
                 json_key(w, "units");
                 json_begin_array(w);
                 STRV_FOREACH(x, d->waits_for)
-                        json_string(w, *x);
+                json_string(w, *x);
                 json_end_array(w);
                 json_end_object(w);
         }
         json_end_array(w);
 }
 
-static void print_json(JsonWriter *w, const FixUnit *u, const FixResult *r, const char *file, const char *diff,
-                       bool wrote) {
+static void print_json(JsonWriter *w, const FixUnit *u, const FixResult *r, const char *file,
+                       const char *diff, bool wrote) {
         const FixCandidate *c = r->chosen ? &r->candidates[0] : NULL;
         _cleanup_(freep) char *none = relative(r->none_reason);
 
@@ -377,7 +385,11 @@ static void print_json(JsonWriter *w, const FixUnit *u, const FixResult *r, cons
                 json_kv_string(w, "check", r->findings[i].check);
                 json_kv_uint(w, "systemd", r->findings[i].version);
                 json_kv_string(w, "target", r->findings[i].target);
-                json_kv_uint(w, "line", r->findings[i].line);
+                json_key(w, "line");
+                if (r->findings[i].line > 0)
+                        json_uint(w, r->findings[i].line);
+                else
+                        json_null(w);
                 json_kv_string(w, "message", r->findings[i].message);
                 json_end_object(w);
         }
@@ -509,7 +521,8 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
         if (cli_check_format(ctx, "fix", formats) < 0)
                 return EXIT_ERROR;
         if (first >= argc) {
-                log_error("fix: give unit files, directories or (with --root) unit names; see 'bootrace fix --help'");
+                log_error("fix: give unit files, directories or (with --root) unit names; "
+                          "see 'bootrace fix --help'");
                 return EXIT_ERROR;
         }
         if (ctx->root) {
@@ -555,9 +568,14 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                         goto finish;
                 }
                 LintRunOptions o = {
-                        .root = root, .extra_dirs = units.extra, .version = targets[t].version,
-                        .distro = targets[t].distro, .generator_dir = targets[t].generator_dir,
-                        .anchor = transaction, .anchor_given = !!transaction, .names = units.names,
+                        .root = root,
+                        .extra_dirs = units.extra,
+                        .version = targets[t].version,
+                        .distro = targets[t].distro,
+                        .generator_dir = targets[t].generator_dir,
+                        .anchor = transaction,
+                        .anchor_given = !!transaction,
+                        .names = units.names,
                 };
                 r = lint_run(&o, rules, &baselines[t], &diags);
                 if (r < 0) {
@@ -566,7 +584,7 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                         goto finish;
                 }
                 STRV_FOREACH(e, baselines[t]->load_errors)
-                        log_error("%s", *e);
+                log_error("%s", *e);
                 if (baselines[t]->input_error)
                         goto finish;
         }
@@ -590,8 +608,13 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                 json_begin_array(&w);
         }
         FixRequest req = {
-                .root = root, .extra_dirs = units.extra, .names = units.names, .anchor = transaction,
-                .targets = targets, .n_targets = n_targets, .baselines = baselines,
+                .root = root,
+                .extra_dirs = units.extra,
+                .names = units.names,
+                .anchor = transaction,
+                .targets = targets,
+                .n_targets = n_targets,
+                .baselines = baselines,
         };
         for (size_t i = 0; i < units.n; i++) {
                 FixUnit *u = &units.items[i];
@@ -601,7 +624,8 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                 bool wrote = false;
 
                 if (!mu || !mu->unit->fragment_path || mu->base) {
-                        log_error("%s: not a unit file of %s", u->display, u->in_root ? "the root" : "the path given");
+                        log_error("%s: not a unit file of %s", u->display,
+                                  u->in_root ? "the root" : "the path given");
                         failed = true;
                         continue;
                 }
@@ -623,8 +647,8 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                                 goto finish;
                 }
                 /* by its main name: an alias given leads to the unit the findings are about */
-                r = fix_search(&req, rules, mu->unit->id, mu->unit->fragment_path, args.dropin, dropin_path, &res,
-                               &diags);
+                r = fix_search(&req, rules, mu->unit->id, mu->unit->fragment_path, args.dropin, dropin_path,
+                               &res, &diags);
                 if (r < 0) {
                         diag_list_print(&diags, stderr, DIAG_ERROR);
                         log_error("%s: the search for a repair failed: %s", u->display, strerror(-r));
@@ -635,7 +659,8 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                                 char buf[32];
                                 fprintf(stderr, "bootrace: %s: nothing to fix for", u->display);
                                 for (size_t t = 0; t < n_targets; t++)
-                                        fprintf(stderr, "%s %s", t ? "," : "", target_name(&targets[t], buf));
+                                        fprintf(stderr, "%s %s", t ? "," : "",
+                                                target_name(&targets[t], buf));
                                 fputc('\n', stderr);
                         }
                         continue;

@@ -64,15 +64,17 @@ run_patch() {
         # shellcheck disable=SC2046
         lint_clean "$out" $(cat "$dir/args") || return 1
         # shellcheck disable=SC2046
-        (cd "$out" && "$BOOTRACE" fix -q $(cat "$dir/args")) > "$out.again" 2>&1 || rc=$?
-        [ $rc = 0 ] || { echo "fix after the repair: exit $rc, expected 0"; cat "$out.again"; return 1; }
+        (cd "$out" && "$BOOTRACE" fix -q $(cat "$dir/args")) > "$out.again" 2> "$out.again.err" || rc=$?
+        [ $rc = 0 ] || { echo "fix after the repair: exit $rc, expected 0"; cat "$out.again" "$out.again.err"; return 1; }
         [ ! -s "$out.again" ] || { echo "fix after the repair printed:"; cat "$out.again"; return 1; }
 }
 
 run_git_apply() {
         local dir=$1 out=$TMP/$2/git-applied
         copy_case "$dir" "$out"
-        (cd "$out" && git apply -p0) < "$dir/expected.diff" || { echo "git apply -p0 failed"; return 1; }
+        # outside any git repository git apply works like patch (a repository above TMP must not be found)
+        (cd "$out" && GIT_CEILING_DIRECTORIES=$TMP git apply -p0) < "$dir/expected.diff" ||
+                { echo "git apply -p0 failed"; return 1; }
         diff -r --no-dereference "$TMP/$2/patched" "$out" -x lint.out
 }
 
@@ -87,8 +89,9 @@ run_write() {
         diff -r --no-dereference "$TMP/$2/patched" "$out" -x lint.out || { echo "--write differs from the patched copy"; return 1; }
         rc=0
         # shellcheck disable=SC2046
-        (cd "$out" && "$BOOTRACE" fix -q $(cat "$dir/args")) > "$out.again" 2>&1 || rc=$?
-        [ $rc = 0 ] && [ ! -s "$out.again" ] || { echo "a second fix: exit $rc"; cat "$out.again"; return 1; }
+        (cd "$out" && "$BOOTRACE" fix -q $(cat "$dir/args")) > "$out.again" 2> "$out.again.err" || rc=$?
+        [ $rc = 0 ] && [ ! -s "$out.again" ] ||
+                { echo "a second fix: exit $rc"; cat "$out.again" "$out.again.err"; return 1; }
 }
 
 # the drop-in is merged: show lists it after the fragment, and what it adds is a dependency from it
