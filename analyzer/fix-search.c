@@ -9,7 +9,6 @@
 #include "unified-diff.h"
 
 #define FIX_CANDIDATES_MAX 200
-#define FIX_DELAY_SHOWN 4
 
 static const char * const race_checks[] = {
         "private-tmp-before-remount",
@@ -244,6 +243,7 @@ typedef struct Search {
         size_t n_removable;
         const Setting *sandbox; /* a sandboxing setting that can go, or NULL */
         char *sandbox_file;
+        char *root_paths;        /* the paths on the root file system that must be writable, joined */
         char *tmpdir;
         DiagList *diags;
 } Search;
@@ -259,6 +259,7 @@ static void search_done(Search *s) {
         }
         free(s->removable);
         free(s->sandbox_file);
+        free(s->root_paths);
         if (s->tmpdir)
                 (void) rmdir(s->tmpdir);
         free(s->tmpdir);
@@ -757,7 +758,7 @@ static int judge_delays(const Search *s, FixCandidate *c, unsigned version, cons
         return 0;
 }
 
-static const char *target_label(const FixTarget *t, char buf[static 32]) {
+const char *fix_target_label(const FixTarget *t, char buf[static 32]) {
         if (t->name)
                 return t->name;
         snprintf(buf, 32, "systemd %u", t->version);
@@ -803,7 +804,7 @@ static int judge_one(Search *s, FixCandidate *c, size_t t, const Removable ***wo
         cu = model_get(run->model, s->unit);
         if (!cu || !cu->loaded)
                 return asprintf_safe(fail, "%s does not load with it for %s", s->unit,
-                                     target_label(tg, buf)) < 0
+                                     fix_target_label(tg, buf)) < 0
                                ? -ENOMEM
                                : 0;
 
@@ -814,7 +815,7 @@ static int judge_one(Search *s, FixCandidate *c, size_t t, const Removable ***wo
                         continue;
                 c->closes = false;
                 if (!*fail && asprintf_safe(fail, "does not close the race for %s: %s still fires",
-                                            target_label(tg, buf), f->check) < 0)
+                                            fix_target_label(tg, buf), f->check) < 0)
                         return -ENOMEM;
         }
         /* (b) no new ordering cycle */
@@ -852,7 +853,7 @@ static int judge_one(Search *s, FixCandidate *c, size_t t, const Removable ***wo
                         char *m = NULL;
                         if (asprintf_safe(
                                     &m, "creates an ordering cycle for %s: %s (each ordered after the next)",
-                                    target_label(tg, buf), desc) < 0)
+                                    fix_target_label(tg, buf), desc) < 0)
                                 return -ENOMEM;
                         /* a new cycle outweighs a race left open in the explanation */
                         free(*fail);
@@ -873,11 +874,10 @@ static int delay_cmp(const void *a, const void *b) {
         return strcmp(x->unit, y->unit);
 }
 
-static bool candidate_only_root_mounts_for(const FixCandidate *c) {
-        for (size_t i = 0; i < c->n_steps; i++)
-                if (c->steps[i].kind != FIX_REQUIRES_MOUNTS_FOR)
-                        return false;
-        return c->n_steps > 0;
+/* RequiresMountsFor= the paths on the root file system, and nothing else? */
+static bool candidate_is_root_mounts_for(const Search *s, const FixCandidate *c) {
+        return c->n_steps == 1 && c->steps[0].kind == FIX_REQUIRES_MOUNTS_FOR &&
+               streq_ptr(c->steps[0].value, s->root_paths);
 }
 
 static int judge(Search *s, FixCandidate *c, const Removable ***words, size_t *n_words) {
@@ -902,7 +902,7 @@ static int judge(Search *s, FixCandidate *c, const Removable ***words, size_t *n
         if (c->n_delayed_items > 0)
                 qsort(c->delayed, c->n_delayed_items, sizeof(FixDelay), delay_cmp);
         if (fail) {
-                if (!c->closes && !c->new_cycle && candidate_only_root_mounts_for(c)) {
+                if (!c->closes && !c->new_cycle && candidate_is_root_mounts_for(s, c)) {
                         char *m = strjoin(fail,
                                           ": RequiresMountsFor= of a path on the root file system only adds "
                                           "After=-.mount, and -.mount is active (read-only) from the start");
@@ -1159,6 +1159,7 @@ static int groups_of(Search *s, Group **ret, size_t *ret_n, bool *ret_sandbox) {
                 }
                 if (group_add_orderings(&g[n], joined, NULL) < 0)
                         return -ENOMEM;
+                s->root_paths = TAKE_PTR(joined);
                 n++;
         }
         for (size_t i = 0; mount_paths && mount_paths[i]; i++) {
@@ -1373,6 +1374,16 @@ int fix_search(const FixRequest *req, const Rules *rules, const char *unit, cons
 
 /* ---- for lint */
 
+int fix_result_diff(const FixResult *r, const char *label, char **ret) {
+        const FixCandidate *c = &r->candidates[0];
+
+        *ret = NULL;
+        if (!r->chosen)
+                return 0;
+        return unified_diff(r->old_text, strlen(r->old_text), c->text, strlen(c->text),
+                            r->dropin && !r->file_exists ? "/dev/null" : label, label, 3, ret);
+}
+
 int fix_result_summary(const FixResult *r, char **ret) {
         const FixCandidate *c = r->chosen ? &r->candidates[0] : NULL;
         bool dropin_form = true;
@@ -1385,13 +1396,8 @@ int fix_result_summary(const FixResult *r, char **ret) {
                 return 0;
         for (size_t i = 0; i < c->n_steps; i++)
                 dropin_form = dropin_form && c->steps[i].kind != FIX_DROP_ORDERING;
-        if (!dropin_form || r->dropin) {
-                if (r->dropin)
-                        return unified_diff(r->old_text, strlen(r->old_text), c->text, strlen(c->text),
-                                            r->file_exists ? r->file : "/dev/null", r->file, 3, ret);
-                return unified_diff(r->old_text, strlen(r->old_text), c->text, strlen(c->text), r->file,
-                                    r->file, 3, ret);
-        }
+        if (!dropin_form || r->dropin)
+                return fix_result_diff(r, r->file, ret);
         /* the drop-in text: what lint has always shown */
         f = open_memstream(&text, &len);
         if (!f)

@@ -24,6 +24,8 @@ typedef struct FixTarget {
 } FixTarget;
 
 void fix_target_done(FixTarget *t);
+/* "ubuntu-xenial", or "systemd 229" without a name (buf holds it). */
+const char *fix_target_label(const FixTarget *t, char buf[static 32]);
 
 typedef struct FixRequest {
         const Root *root;
@@ -113,6 +115,10 @@ bool fix_check_is_race(const char *check);
  * edit. Returns 0 with *ret (its n_findings is 0 when there is nothing to repair), or -errno with diags. */
 int fix_search(const FixRequest *req, const Rules *rules, const char *unit, const char *fragment,
                bool dropin, const char *dropin_path, FixResult **ret, DiagList *diags);
+
+/* The unified diff of the chosen repair, the file shown as label ("--- /dev/null" for a new drop-in). *ret is
+ * NULL without a repair. */
+int fix_result_diff(const FixResult *r, const char *label, char **ret);
 
 /* The repair as the string of a finding's "fix" field: the drop-in text when it can be one, else the diff.
  */

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <dirent.h>
+
 #include "check-common.h"
 #include "fstab-generator.h"
 #include "lint-run.h"
@@ -56,6 +58,65 @@ int lint_unit_name(const char *name, char **ret) {
                 return unit_name_replace_instance(name, "lint-instance", ret);
         *ret = strdup(name);
         return *ret ? 0 : -ENOMEM;
+}
+
+static int collect_file(const char *path, const char *base, char ***names, char ***files) {
+        _cleanup_(freep) char *name = NULL;
+
+        if (lint_unit_name(base, &name) < 0)
+                return -ENOMEM;
+        if (strv_contains(*names, name))
+                return 0;
+        if (strv_extend(names, name) < 0 || (files && strv_extend(files, path) < 0))
+                return -ENOMEM;
+        return 0;
+}
+
+int lint_collect_path(const char *arg, const struct stat *st, char ***names, char ***extra, char ***files) {
+        _cleanup_(freep) char *abs = NULL, *dir = NULL;
+        const char *base;
+        int r;
+
+        if (arg[0] == '/')
+                abs = path_simplify_dup(arg);
+        else {
+                _cleanup_(freep) char *cwd = getcwd(NULL, 0), *j = NULL;
+                if (!cwd)
+                        return -errno;
+                j = path_join(cwd, arg);
+                abs = j ? path_simplify_dup(j) : NULL;
+        }
+        if (!abs)
+                return -ENOMEM;
+        if (S_ISDIR(st->st_mode)) {
+                _cleanup_(freep) struct dirent **de = NULL;
+                int n = scandir(abs, &de, NULL, alphasort);
+
+                if (n < 0)
+                        return -errno;
+                r = 0;
+                for (int i = 0; i < n; i++) {
+                        _cleanup_(freep) char *p = path_join(abs, de[i]->d_name);
+                        struct stat fst;
+
+                        if (!p)
+                                r = -ENOMEM;
+                        else if (r >= 0 && unit_name_is_valid(de[i]->d_name, UNIT_NAME_ANY) &&
+                                 lstat(p, &fst) >= 0 && S_ISREG(fst.st_mode))
+                                r = collect_file(p, de[i]->d_name, names, files);
+                        free(de[i]);
+                }
+                if (r < 0)
+                        return r;
+                return strv_extend_unique(extra, abs);
+        }
+        base = path_basename(abs);
+        if (!unit_name_is_valid(base, UNIT_NAME_ANY))
+                return -EINVAL;
+        dir = strndup_safe(abs, base - abs > 1 ? (size_t) (base - abs - 1) : 1);
+        if (!dir || collect_file(abs, base, names, files) < 0 || strv_extend_unique(extra, dir) < 0)
+                return -ENOMEM;
+        return 0;
 }
 
 int lint_generate(const Root *root, unsigned version, char **ret_dir, DiagList *diags) {

@@ -6,6 +6,8 @@
  * transaction and its ordering cycles, and run every check. `bootrace lint` runs it once; `bootrace fix` runs
  * it once per candidate repair (with the candidate unit in a directory searched first). Nothing is printed. */
 
+#include <sys/stat.h>
+
 #include "lint.h"
 #include "root.h"
 #include "suppress.h"
@@ -52,6 +54,12 @@ static inline void lint_run_freep(LintRun **r) {
 /* The name a unit file is linted under: a template as the instance "lint-instance", as systemd-analyze verify
  * does. */
 int lint_unit_name(const char *name, char **ret);
+
+/* A PATH argument of lint or fix: a unit file, or a directory of them (its regular files with a unit name).
+ * Adds the names to lint (lint_unit_name()) to *names, the directory to search first to *extra and, when files
+ * is not NULL, the absolute path of each unit file whose name was new to *files. st is stat() of arg. Returns
+ * 0, -EINVAL when the file's name is no unit name, -ENOMEM, or the -errno of reading the directory. */
+int lint_collect_path(const char *arg, const struct stat *st, char ***names, char ***extra, char ***files);
 
 /* Runs our model of systemd-fstab-generator for root into a fresh temporary directory (under $TMPDIR).
  * *ret_dir is NULL without a root. Remove it with lint_generated_remove(). */

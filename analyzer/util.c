@@ -340,3 +340,21 @@ char *path_join(const char *a, const char *b) {
                 return strjoin(a, b[0] == '/' && endswith(a, "/") ? b + 1 : b);
         return strjoin(a, "/", b);
 }
+
+char *path_text_relative(const char *s, const char *dir) {
+        size_t n = strlen(dir), k = 0;
+        char *r = malloc(strlen(s) + 1), *o = r;
+
+        if (!r)
+                return NULL;
+        while (s[k]) {
+                if (n > 1 && strncmp(s + k, dir, n) == 0 && s[k + n] == '/' &&
+                    (k == 0 || s[k - 1] == ' ' || s[k - 1] == '(')) {
+                        k += n + 1;
+                        continue;
+                }
+                *o++ = s[k++];
+        }
+        *o = 0;
+        return r;
+}

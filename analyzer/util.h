@@ -126,3 +126,6 @@ char *path_simplify_dup(const char *p);
 bool path_is_normalized(const char *p);
 const char *path_basename(const char *p);
 char *path_join(const char *a, const char *b);
+/* s with every path below dir that starts a word (at the start of s, after a blank or '(') made relative to dir:
+ * paths shown back the way the user typed them, relative to the working directory. NULL on OOM. */
+char *path_text_relative(const char *s, const char *dir);

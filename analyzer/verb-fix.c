@@ -10,7 +10,6 @@
 #include "atomic-write.h"
 #include "fix-search.h"
 #include "json.h"
-#include "unified-diff.h"
 #include "unit-name.h"
 #include "verbs.h"
 #include "version.h"
@@ -30,6 +29,9 @@ static const char fix_help[] =
         "Output: a unified diff (patch -p0 applies it) after '#' lines that say what was chosen and why\n"
         "the other candidates were not. Exit status: 0 nothing to fix, 1 repairs proposed or written (or\n"
         "races without a repair), 2 usage, input or write error.\n";
+
+/* what a delayed unit now waits for: the first few, then a count */
+#define DELAYS_SHOWN 4
 
 enum {
         ARG_DROP_IN = ARG_VERB_BASE,
@@ -89,14 +91,16 @@ static void fix_units_done(FixUnits *u) {
         strv_free(u->extra);
 }
 
+/* name is the unit's name as linted; it joins u->names unless it is there already (lint_collect_path()). */
 static int units_add(FixUnits *u, const char *name, const char *display, const char *host, bool in_root) {
-        _cleanup_(freep) char *lname = NULL;
+        _cleanup_(freep) char *lname = strdup(name);
 
-        if (lint_unit_name(name, &lname) < 0)
+        if (!lname)
                 return -ENOMEM;
-        if (strv_contains(u->names, lname))
-                return 0;
-        if (GREEDY_REALLOC(u->items, u->allocated, u->n + 1) < 0 || strv_extend(&u->names, lname) < 0)
+        for (size_t i = 0; i < u->n; i++)
+                if (streq(u->items[i].name, lname))
+                        return 0;
+        if (GREEDY_REALLOC(u->items, u->allocated, u->n + 1) < 0 || strv_extend_unique(&u->names, lname) < 0)
                 return -ENOMEM;
         u->items[u->n] = (FixUnit) { .name = TAKE_PTR(lname),
                                     .display = strdup(display),
@@ -108,89 +112,45 @@ static int units_add(FixUnits *u, const char *name, const char *display, const c
         return 0;
 }
 
-static char *absolute(const char *p) {
-        _cleanup_(freep) char *cwd = NULL, *j = NULL;
-
-        if (p[0] == '/')
-                return path_simplify_dup(p);
-        cwd = getcwd(NULL, 0);
-        if (!cwd)
-                return NULL;
-        j = path_join(cwd, p);
-        return j ? path_simplify_dup(j) : NULL;
-}
-
+/* A PATH: its unit files, each shown as the user named it (the directory given + the file's name). */
 static int add_path(FixUnits *u, const char *arg) {
-        _cleanup_(freep) char *abs = absolute(arg), *dir = NULL;
-        const char *base;
+        _cleanup_(strv_freep) char **files = NULL;
         struct stat st;
+        int r;
 
-        if (!abs)
-                return -ENOMEM;
         if (stat(arg, &st) < 0) {
                 log_error("%s: %s", arg, strerror(errno));
                 return -errno;
         }
-        if (S_ISDIR(st.st_mode)) {
-                _cleanup_(freep) struct dirent **de = NULL;
-                int n = scandir(abs, &de, NULL, alphasort), r = 0;
+        r = lint_collect_path(arg, &st, &u->names, &u->extra, &files);
+        if (r == -EINVAL)
+                log_error("%s: \"%s\" is not a valid unit file name (NAME.service, NAME.socket, ...)", arg,
+                          path_basename(arg));
+        else if (r < 0 && r != -ENOMEM)
+                log_error("%s: cannot read the directory: %s", arg, strerror(-r));
+        if (r < 0)
+                return r;
+        STRV_FOREACH(f, files) {
+                const char *base = path_basename(*f);
+                _cleanup_(freep) char *name = NULL;
+                _cleanup_(freep) char *display = S_ISDIR(st.st_mode) ? path_join(arg, base) : strdup(arg);
 
-                if (n < 0) {
-                        log_error("%s: cannot read the directory: %s", arg, strerror(errno));
-                        return -errno;
-                }
-                for (int i = 0; i < n; i++) {
-                        _cleanup_(freep) char *p = path_join(abs, de[i]->d_name),
-                                              *disp = path_join(arg, de[i]->d_name);
-                        struct stat s2;
-
-                        if (r >= 0 && p && disp && unit_name_is_valid(de[i]->d_name, UNIT_NAME_ANY) &&
-                            lstat(p, &s2) >= 0 && S_ISREG(s2.st_mode))
-                                r = units_add(u, de[i]->d_name, disp, p, false);
-                        else if (r >= 0 && (!p || !disp))
-                                r = -ENOMEM;
-                        free(de[i]);
-                }
+                if (!display || lint_unit_name(base, &name) < 0)
+                        return -ENOMEM;
+                r = units_add(u, name, display, *f, false);
                 if (r < 0)
                         return r;
-                return strv_extend_unique(&u->extra, abs);
         }
-        base = path_basename(abs);
-        if (!unit_name_is_valid(base, UNIT_NAME_ANY)) {
-                log_error("%s: \"%s\" is not a valid unit file name (NAME.service, NAME.socket, ...)", arg,
-                          base);
-                return -EINVAL;
-        }
-        dir = strndup_safe(abs, base - abs > 1 ? (size_t) (base - abs - 1) : 1);
-        if (!dir || units_add(u, base, arg, abs, false) < 0 || strv_extend_unique(&u->extra, dir) < 0)
-                return -ENOMEM;
         return 0;
 }
 
 /* Paths below the working directory as the user would type them (in reasons and messages). */
 static char *relative(const char *s) {
         _cleanup_(freep) char *cwd = getcwd(NULL, 0);
-        size_t n, k = 0;
-        char *r, *o;
 
         if (!s)
                 return NULL;
-        if (!cwd || streq(cwd, "/"))
-                return strdup(s);
-        n = strlen(cwd);
-        r = o = malloc(strlen(s) + 1);
-        if (!r)
-                return NULL;
-        while (s[k]) {
-                if (strncmp(s + k, cwd, n) == 0 && s[k + n] == '/' &&
-                    (k == 0 || s[k - 1] == ' ' || s[k - 1] == '(')) {
-                        k += n + 1;
-                        continue;
-                }
-                *o++ = s[k++];
-        }
-        *o = 0;
-        return r;
+        return cwd ? path_text_relative(s, cwd) : strdup(s);
 }
 
 static int resolve_targets(const Context *ctx, const Root *root, const Rules *rules, FixTarget **ret,
@@ -242,13 +202,6 @@ static int resolve_targets(const Context *ctx, const Root *root, const Rules *ru
         return 0;
 }
 
-static const char *target_name(const FixTarget *t, char buf[static 32]) {
-        if (t->name)
-                return t->name;
-        snprintf(buf, 32, "systemd %u", t->version);
-        return buf;
-}
-
 /* What the user sees as the file the repair writes. */
 static char *display_file(const FixUnit *u, const FixResult *r, const Root *root) {
         if (!r->dropin)
@@ -263,12 +216,6 @@ static char *display_file(const FixUnit *u, const FixResult *r, const Root *root
         return strjoin(u->display, ".d/", FIX_DROPIN_NAME);
 }
 
-static int result_diff(const FixResult *r, const char *file, char **ret) {
-        const FixCandidate *c = &r->candidates[0];
-        return unified_diff(r->old_text, strlen(r->old_text), c->text, strlen(c->text),
-                            r->dropin && !r->file_exists ? "/dev/null" : file, file, 3, ret);
-}
-
 static void print_delays(FILE *f, const FixCandidate *c, const char *unit, const char *prefix) {
         for (size_t i = 0; i < c->n_delayed_items; i++) {
                 const FixDelay *d = &c->delayed[i];
@@ -277,8 +224,8 @@ static void print_delays(FILE *f, const FixCandidate *c, const char *unit, const
                         continue;
                 fprintf(f, "%s%s would now wait for", prefix, d->unit);
                 STRV_FOREACH(w, d->waits_for) {
-                        if (shown++ == 4) {
-                                fprintf(f, " (and %zu more)", n - 4);
+                        if (shown++ == DELAYS_SHOWN) {
+                                fprintf(f, " (and %zu more)", n - DELAYS_SHOWN);
                                 break;
                         }
                         fprintf(f, "%s %s", w == d->waits_for ? "" : ",", *w);
@@ -296,7 +243,7 @@ static void print_text(const FixUnit *u, const FixResult *r, const char *file, c
                         printf("# judged for:");
                         for (size_t t = 0; t < n_targets; t++) {
                                 char buf[32];
-                                printf("%s %s", t ? "," : "", target_name(&targets[t], buf));
+                                printf("%s %s", t ? "," : "", fix_target_label(&targets[t], buf));
                                 if (targets[t].name)
                                         printf(" (systemd %u)", targets[t].version);
                         }
@@ -307,7 +254,7 @@ static void print_text(const FixUnit *u, const FixResult *r, const char *file, c
                         char buf[32];
                         FixTarget t = { .name = (char *) r->findings[i].target,
                                         .version = r->findings[i].version };
-                        printf("%s %s (%s)", i ? "," : "", r->findings[i].check, target_name(&t, buf));
+                        printf("%s %s (%s)", i ? "," : "", r->findings[i].check, fix_target_label(&t, buf));
                 }
                 putchar('\n');
                 if (c) {
@@ -547,8 +494,12 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                 } else if (!unit_name_is_valid(argv[i], UNIT_NAME_ANY)) {
                         log_error("%s: not a unit name", argv[i]);
                         r = -EINVAL;
-                } else
-                        r = units_add(&units, argv[i], argv[i], NULL, true);
+                } else {
+                        _cleanup_(freep) char *name = NULL;
+                        r = lint_unit_name(argv[i], &name);
+                        if (r >= 0)
+                                r = units_add(&units, name, argv[i], NULL, true);
+                }
                 if (r < 0)
                         return EXIT_ERROR;
         }
@@ -580,7 +531,8 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                 r = lint_run(&o, rules, &baselines[t], &diags);
                 if (r < 0) {
                         diag_list_print(&diags, stderr, DIAG_ERROR);
-                        log_error("cannot lint for %s: %s", target_name(&targets[t], buf), strerror(-r));
+                        log_error("cannot lint for %s: %s", fix_target_label(&targets[t], buf),
+                                  strerror(-r));
                         goto finish;
                 }
                 STRV_FOREACH(e, baselines[t]->load_errors)
@@ -660,7 +612,7 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                                 fprintf(stderr, "bootrace: %s: nothing to fix for", u->display);
                                 for (size_t t = 0; t < n_targets; t++)
                                         fprintf(stderr, "%s %s", t ? "," : "",
-                                                target_name(&targets[t], buf));
+                                                fix_target_label(&targets[t], buf));
                                 fputc('\n', stderr);
                         }
                         continue;
@@ -670,7 +622,7 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                 if (!file)
                         goto finish;
                 if (res->chosen) {
-                        r = result_diff(res, file, &diff);
+                        r = fix_result_diff(res, file, &diff);
                         if (r < 0) {
                                 log_error("%s: cannot make the diff: %s", file, strerror(-r));
                                 goto finish;

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* bootrace lint: the race checks over unit files or a whole root, judged for one systemd version. */
 
-#include <dirent.h>
 #include <sys/stat.h>
 
 #include "check-common.h"
@@ -55,24 +54,6 @@ static int lint_option(int c, const char *arg, void *userdata) {
         return *p ? 0 : -ENOMEM;
 }
 
-static int add_unit_dir(const char *dir, char ***names, char ***extra) {
-        _cleanup_(freep) struct dirent **de = NULL;
-        int n = scandir(dir, &de, NULL, alphasort);
-
-        if (n < 0)
-                return -errno;
-        for (int i = 0; i < n; i++) {
-                _cleanup_(freep) char *p = path_join(dir, de[i]->d_name), *name = NULL;
-                struct stat st;
-
-                if (p && unit_name_is_valid(de[i]->d_name, UNIT_NAME_ANY) && lstat(p, &st) >= 0 &&
-                    S_ISREG(st.st_mode) && lint_unit_name(de[i]->d_name, &name) >= 0)
-                        (void) strv_extend_unique(names, name);
-                free(de[i]);
-        }
-        return strv_extend_unique(extra, dir);
-}
-
 /* A .deb or an unpacked package tree goes into pkgs: 1 taken, 0 not a package, <0 error. What was refused in
  * it is said here, once (these are no findings). */
 static int collect_package(const char *arg, const struct stat *st, PackageSet *pkgs) {
@@ -92,9 +73,7 @@ static int collect_package(const char *arg, const struct stat *st, PackageSet *p
 
 static int collect_args(int argc, char *argv[], int first, char ***names, char ***extra, PackageSet *pkgs) {
         for (int i = first; i < argc; i++) {
-                _cleanup_(freep) char *abs = NULL, *dir = NULL, *name = NULL;
                 struct stat st;
-                const char *base;
                 int r;
 
                 if (stat(argv[i], &st) < 0) {
@@ -106,34 +85,18 @@ static int collect_args(int argc, char *argv[], int first, char ***names, char *
                         return r;
                 if (r > 0)
                         continue;
-                if (argv[i][0] == '/')
-                        abs = path_simplify_dup(argv[i]);
-                else {
-                        _cleanup_(freep) char *cwd = getcwd(NULL, 0), *j = NULL;
-                        if (!cwd)
-                                return -errno;
-                        j = path_join(cwd, argv[i]);
-                        abs = j ? path_simplify_dup(j) : NULL;
-                }
-                if (!abs)
-                        return -ENOMEM;
-                if (S_ISDIR(st.st_mode)) {
-                        if (add_unit_dir(abs, names, extra) < 0) {
-                                log_error("%s: cannot read the directory", argv[i]);
-                                return -EIO;
-                        }
-                        continue;
-                }
-                base = path_basename(abs);
-                if (!unit_name_is_valid(base, UNIT_NAME_ANY)) {
+                r = lint_collect_path(argv[i], &st, names, extra, NULL);
+                if (r == -EINVAL) {
                         log_error("%s: \"%s\" is not a valid unit file name (NAME.service, NAME.socket, ...)",
-                                  argv[i], base);
-                        return -EINVAL;
+                                  argv[i], path_basename(argv[i]));
+                        return r;
                 }
-                dir = strndup_safe(abs, base - abs > 1 ? (size_t) (base - abs - 1) : 1);
-                if (!dir || lint_unit_name(base, &name) < 0 || strv_extend_unique(names, name) < 0 ||
-                    strv_extend_unique(extra, dir) < 0)
-                        return -ENOMEM;
+                if (r == -ENOMEM)
+                        return r;
+                if (r < 0) {
+                        log_error("%s: cannot read the directory", argv[i]);
+                        return -EIO;
+                }
         }
         return 0;
 }
@@ -205,24 +168,6 @@ static int collect_root_units(const Root *root, unsigned v, char ***names, DiagL
         return 0;
 }
 
-/* Paths below the working directory are shown relative to it, as the user typed them. */
-static char *relative(const char *s, const char *cwd) {
-        size_t n = strlen(cwd), k = 0;
-        char *r = malloc(strlen(s) + 1), *o = r;
-
-        if (!r)
-                return NULL;
-        while (s[k]) {
-                if (strncmp(s + k, cwd, n) == 0 && s[k + n] == '/' && (k == 0 || s[k - 1] == ' ' || s[k - 1] == '(')) {
-                        k += n + 1;
-                        continue;
-                }
-                *o++ = s[k++];
-        }
-        *o = 0;
-        return r;
-}
-
 static void relativize_findings(FindingList *l) {
         _cleanup_(freep) char *cwd = getcwd(NULL, 0);
 
@@ -231,34 +176,34 @@ static void relativize_findings(FindingList *l) {
         for (size_t i = 0; i < l->n; i++) {
                 Finding *f = &l->items[i];
                 char *x;
-                if (f->file && (x = relative(f->file, cwd))) {
+                if (f->file && (x = path_text_relative(f->file, cwd))) {
                         free(f->file);
                         f->file = x;
                 }
-                if (f->message && (x = relative(f->message, cwd))) {
+                if (f->message && (x = path_text_relative(f->message, cwd))) {
                         free(f->message);
                         f->message = x;
                 }
-                if (f->fix && (x = relative(f->fix, cwd))) {
+                if (f->fix && (x = path_text_relative(f->fix, cwd))) {
                         free(f->fix);
                         f->fix = x;
                 }
                 for (char **e = f->fix_details ? f->fix_details->rejected : NULL; e && *e; e++)
-                        if ((x = relative(*e, cwd))) {
+                        if ((x = path_text_relative(*e, cwd))) {
                                 free(*e);
                                 *e = x;
                         }
                 if (f->fix_details && f->fix_details->none_reason &&
-                    (x = relative(f->fix_details->none_reason, cwd))) {
+                    (x = path_text_relative(f->fix_details->none_reason, cwd))) {
                         free(f->fix_details->none_reason);
                         f->fix_details->none_reason = x;
                 }
                 for (char **e = f->evidence; e && *e; e++)
-                        if ((x = relative(*e, cwd))) {
+                        if ((x = path_text_relative(*e, cwd))) {
                                 free(*e);
                                 *e = x;
                         }
-                if (f->suppressed && (x = relative(f->suppressed, cwd))) {
+                if (f->suppressed && (x = path_text_relative(f->suppressed, cwd))) {
                         free(f->suppressed);
                         f->suppressed = x;
                 }

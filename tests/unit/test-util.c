@@ -13,6 +13,12 @@ static void test_paths(void) {
         tap_ok(!path_is_normalized("/var/../x"), "path with .. is not normalized");
         tap_ok(!path_is_normalized("/var//x"), "path with // is not normalized");
         TAP_STREQ(path_basename("/a/b.service"), "b.service", "path_basename");
+        {
+                _cleanup_(freep) char *r = path_text_relative("--- /w/units/a.service (/w/x) /wx/y a/w/z /w/", "/w"),
+                                      *r2 = path_text_relative("/a/b", "/");
+                TAP_STREQ(r, "--- units/a.service (x) /wx/y a/w/z ", "path_text_relative: paths starting a word");
+                TAP_STREQ(r2, "/a/b", "path_text_relative: nothing is below / that way");
+        }
 }
 
 static void test_strv(void) {
