@@ -57,21 +57,12 @@ size_t diag_count(const DiagList *l, DiagLevel level) {
         return n;
 }
 
-/* File names and messages come from the input (a unit file name may hold a newline or an escape sequence):
- * control characters are printed escaped, so a diagnostic is always one line and cannot forge others or drive
- * the terminal. */
+/* File names and messages come from the input: control characters are printed escaped, so a diagnostic is
+ * always one line and cannot forge others or drive the terminal. */
 static void fputs_escaped(const char *s, FILE *f) {
-        for (; *s; s++) {
-                unsigned char c = (unsigned char) *s;
-                if (c == '\n')
-                        fputs("\\n", f);
-                else if (c == '\t')
-                        fputs("\\t", f);
-                else if (c < 0x20 || c == 0x7f)
-                        fprintf(f, "\\x%02x", c);
-                else
-                        fputc(c, f);
-        }
+        _cleanup_(freep) char *e = escape_control(s);
+
+        fputs(e ?: "(out of memory)", f);
 }
 
 void diag_list_print(const DiagList *l, FILE *f, DiagLevel max_level) {

@@ -358,3 +358,26 @@ char *path_text_relative(const char *s, const char *dir) {
         *o = 0;
         return r;
 }
+
+char *escape_control(const char *s) {
+        size_t n = 0;
+        char *r, *o;
+
+        for (const char *c = s; *c; c++)
+                n += (unsigned char) *c < 0x20 || *c == 0x7f ? 4 : 1;
+        r = o = malloc(n + 1);
+        if (!r)
+                return NULL;
+        for (; *s; s++) {
+                unsigned char c = (unsigned char) *s;
+                if (c == '\n' || c == '\t') {
+                        *o++ = '\\';
+                        *o++ = c == '\n' ? 'n' : 't';
+                } else if (c < 0x20 || c == 0x7f)
+                        o += sprintf(o, "\\x%02x", c);
+                else
+                        *o++ = (char) c;
+        }
+        *o = 0;
+        return r;
+}

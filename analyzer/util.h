@@ -116,6 +116,10 @@ char *utf8_sanitize(const char *s);
 /* Position of the first invalid UTF-8 byte in s[0..n), or n. */
 size_t utf8_first_invalid(const char *s, size_t n);
 
+/* A copy of s with its control characters escaped (\\n, \\t, \\x1b, ...), for text output of names that come from
+ * the input (a file name may hold a newline or a terminal escape sequence). NULL on OOM. */
+char *escape_control(const char *s);
+
 /* Safe unsigned parse; returns -EINVAL/-ERANGE. */
 int safe_atou(const char *s, unsigned *ret);
 

@@ -149,14 +149,16 @@ static void print_text_deps(const Model *m, const Unit *u) {
         for (size_t i = 0; i < n; i++) {
                 const GraphEdge *ed = graph_edge(g, e[i]);
                 _cleanup_(freep) char *t = origin_to_text(graph_origin(g, ed->origin));
+                _cleanup_(freep) char *te = t ? escape_control(t) : NULL;
                 int w = printf("%s=%s", dep_type_to_string(ed->type), graph_node_name(g, ed->to));
-                printf("%*s  # %s\n", w < 40 ? 40 - w : 0, "", strna(t));
+                printf("%*s  # %s\n", w < 40 ? 40 - w : 0, "", strna(te));
         }
         for (size_t i = 0; i < mu->n_mounts_for; i++) {
                 _cleanup_(freep) char *t = origin_to_text(graph_origin(g, mu->mounts_for[i].origin));
+                _cleanup_(freep) char *te = t ? escape_control(t) : NULL;
                 int w = printf("%s=%s", mu->mounts_for[i].wants ? "WantsMountsFor" : "RequiresMountsFor",
                                mu->mounts_for[i].path);
-                printf("%*s  # %s\n", w < 40 ? 40 - w : 0, "", strna(t));
+                printf("%*s  # %s\n", w < 40 ? 40 - w : 0, "", strna(te));
         }
 }
 
@@ -190,7 +192,15 @@ static void print_json_deps(JsonWriter *w, const Model *m, const Unit *u) {
 }
 
 static void print_text(const Unit *u, const SettingStatus *st, const Values *v, bool first) {
-        _cleanup_(strv_freep) char **sections = NULL;
+        _cleanup_(strv_freep) char **sections = NULL, **src = calloc(u->n_sources + 1, sizeof(char *));
+        /* file names come from the tree: a newline or an escape sequence in one must not forge output lines */
+        _cleanup_(freep) char *frag = u->fragment_path ? escape_control(u->fragment_path) : NULL;
+
+        if (!src)
+                return;
+        for (size_t i = 0; i < u->n_sources; i++)
+                if (!(src[i] = escape_control(u->sources[i].path)))
+                        return; /* OOM: src holds what was made so far */
 
         if (!first)
                 putchar('\n');
@@ -206,18 +216,20 @@ static void print_text(const Unit *u, const SettingStatus *st, const Values *v, 
                 putchar('\n');
         }
         if (u->fragment_path)
-                printf("Fragment: %s%s\n", u->fragment_path,
+                printf("Fragment: %s%s\n", strna(frag),
                        u->load_state == LOAD_MASKED ? " (mask)" : u->linked ? " (linked)" : "");
         for (size_t i = 0; i < u->n_sources; i++)
                 if (u->sources[i].included)
-                        printf("Included: %s\n", u->sources[i].path);
+                        printf("Included: %s\n", strna(src[i]));
         for (size_t i = 0; i < u->n_sources; i++)
                 if (u->sources[i].dropin)
-                        printf("Drop-in: %s%s\n", u->sources[i].path,
+                        printf("Drop-in: %s%s\n", strna(src[i]),
                                u->sources[i].masked ? " (masked: /dev/null or empty)" : "");
-        for (size_t i = 0; i < u->n_links; i++)
-                printf("%s: %s (%s%s)\n", link_kind_to_string(u->links[i].kind), u->links[i].name, u->links[i].path,
+        for (size_t i = 0; i < u->n_links; i++) {
+                _cleanup_(freep) char *lp = escape_control(u->links[i].path);
+                printf("%s: %s (%s%s)\n", link_kind_to_string(u->links[i].kind), u->links[i].name, strna(lp),
                        u->links[i].masked ? ", masked by /dev/null" : "");
+        }
 
         if (section_order(u, &sections) < 0)
                 return;
@@ -228,7 +240,7 @@ static void print_text(const Unit *u, const SettingStatus *st, const Values *v, 
                         if (!streq(s->section, *sec))
                                 continue;
                         int w = printf("%s%s=%s", st[i] == SETTING_EFFECTIVE ? "" : "# ", s->key, s->value);
-                        printf("%*s  # %s:%u", w < 40 ? 40 - w : 0, "", u->sources[s->source].path, s->line);
+                        printf("%*s  # %s:%u", w < 40 ? 40 - w : 0, "", strna(src[s->source]), s->line);
                         if (v->expanded[i])
                                 printf(" (expands to \"%s\")", v->expanded[i]);
                         else if (v->words[i]) {

@@ -24,6 +24,7 @@ svc "$sys/ctl.service"
 mkdir "$sys/ctl.service.wants" "$sys/ctl.service.d"
 ln -s /x "$sys/ctl.service.wants/$(printf 'evil\nLoadState: forged\033[31m.service')"
 printf '[Unit]\nDescription=CTL-DROPIN\nNoSuchKey=1\n' > "$sys/ctl.service.d/$(printf 'x\033]0;title\007.conf')"
+printf '[Unit]\nAfter=ctl2.service\n' > "$sys/ctl.service.d/$(printf 'y\nLoadState: forged-too.conf')"
 ln -s /x "$sys/$(printf 'a\nb.service')"
 
 # FIFOs
@@ -98,16 +99,18 @@ else
 fi
 test_expect "an escaped mount unit name loads" check_show "$mount_unit" -- -o "Where=/mnt/my disk-1"
 
-# one line per diagnostic: the control characters come out escaped
+# one line per diagnostic and per file shown: the control characters come out escaped
 one_line_diags() {
         check_show ctl.service -- -o CTL-DROPIN || return 1
-        ! grep -q '^LoadState: forged' "$TMP/.nc-err" || { echo "a forged line on stderr"; return 1; }
-        ! grep -q "$(printf '\033')" "$TMP/.nc-err" || { echo "a raw escape character on stderr"; return 1; }
+        ! grep -q '^LoadState: forged' "$TMP/.nc-err" "$TMP/.nc-out" || { echo "a forged line"; return 1; }
+        ! grep -q "$(printf '\033')" "$TMP/.nc-err" "$TMP/.nc-out" || { echo "a raw escape character"; return 1; }
+        grep -q '^Drop-in: .*/y\\nLoadState: forged-too.conf$' "$TMP/.nc-out" ||
+                { echo "drop-in name not escaped:"; cat -A "$TMP/.nc-out"; return 1; }
         grep -q 'evil\\nLoadState: forged\\x1b\[31m.service: warning: ' "$TMP/.nc-err" &&
                 grep -q 'x\\x1b\]0;title\\x07.conf:3: warning: ' "$TMP/.nc-err" ||
                 { echo "diagnostics not escaped:"; cat -A "$TMP/.nc-err"; return 1; }
 }
-test_expect "control characters in names: diagnostics stay one line each, escaped" one_line_diags
+test_expect "control characters in names: diagnostics and shown files stay one line each, escaped" one_line_diags
 
 test_expect "a FIFO as unit file: ignored with a warning, no hang" \
         check_show fifo.service -- -e "fifo.service: warning: not a regular file" -o "LoadState: not-found"

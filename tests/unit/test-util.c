@@ -36,6 +36,12 @@ static void test_utf8(void) {
         tap_ok(!utf8_is_valid_n("\xed\xa0\x80", 3), "surrogate rejected");
 }
 
+static void test_escape_control(void) {
+        _cleanup_(freep) char *a = escape_control("a\nb\tc\033[31m\x7f\x01 \xc3\xa9\\"), *b = escape_control("");
+        TAP_STREQ(a, "a\\nb\\tc\\x1b[31m\\x7f\\x01 \xc3\xa9\\", "escape_control escapes control characters only");
+        TAP_STREQ(b, "", "escape_control of an empty string");
+}
+
 static void test_json(void) {
         char *buf = NULL;
         size_t n = 0;
@@ -60,6 +66,7 @@ int main(void) {
         test_paths();
         test_strv();
         test_utf8();
+        test_escape_control();
         test_json();
         return tap_done();
 }
