@@ -21,17 +21,25 @@ int report_text(const FindingList *l, const ReportMeta *m, FILE *f) {
                         n_suppressed++;
                         continue;
                 }
+                /* file names (also in messages and evidence) come from the tree: a newline or an escape
+                 * sequence in one must not forge report lines or drive the terminal */
+                _cleanup_(freep) char *file = x->file ? escape_control(x->file) : NULL,
+                                      *msg = x->message ? escape_control(x->message) : NULL;
+
                 n_sev[x->severity]++;
                 if (x->file && x->line > 0)
-                        fprintf(f, "%s:%u: ", x->file, x->line);
+                        fprintf(f, "%s:%u: ", strna(file), x->line);
                 else if (x->file)
-                        fprintf(f, "%s: ", x->file);
+                        fprintf(f, "%s: ", strna(file));
                 else if (x->unit)
                         fprintf(f, "%s: ", x->unit);
                 fprintf(f, "%s%s%s: [%s] %s\n", m->color ? severity_color(x->severity) : "",
-                        severity_to_string(x->severity), m->color ? ANSI_RESET : "", x->check, x->message);
-                STRV_FOREACH(e, x->evidence)
-                        fprintf(f, "    %s%s%s\n", m->color ? ANSI_GREY : "", *e, m->color ? ANSI_RESET : "");
+                        severity_to_string(x->severity), m->color ? ANSI_RESET : "", x->check, strna(msg));
+                STRV_FOREACH(e, x->evidence) {
+                        _cleanup_(freep) char *ev = escape_control(*e);
+                        fprintf(f, "    %s%s%s\n", m->color ? ANSI_GREY : "", strna(ev),
+                                m->color ? ANSI_RESET : "");
+                }
                 if (x->fix) {
                         fprintf(f, "    fix:\n");
                         for (const char *p = x->fix; *p;) {

@@ -111,6 +111,17 @@ one_line_diags() {
                 { echo "diagnostics not escaped:"; cat -A "$TMP/.nc-err"; return 1; }
 }
 test_expect "control characters in names: diagnostics and shown files stay one line each, escaped" one_line_diags
+lint_escapes() {
+        no_crash bootrace lint --root="$root" --systemd=252 || return 1
+        ! grep -q "$(printf '\033')" "$TMP/.nc-out" "$TMP/.nc-err" || { echo "a raw escape character"; return 1; }
+        grep -q 'x\\x1b\]0;title\\x07.conf:3: .*NoSuchKey' "$TMP/.nc-out" ||
+                { echo "finding's file not escaped:"; cat -A "$TMP/.nc-out"; return 1; }
+}
+if bootrace lint --help > /dev/null 2>&1; then
+        test_expect "control characters in names: lint's report escapes them" lint_escapes
+else
+        test_skip "control characters in names: lint's report escapes them" "no lint verb in this build"
+fi
 
 test_expect "a FIFO as unit file: ignored with a warning, no hang" \
         check_show fifo.service -- -e "fifo.service: warning: not a regular file" -o "LoadState: not-found"
