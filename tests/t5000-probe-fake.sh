@@ -45,7 +45,8 @@ start_fake() {
         : > "$TMP/calls.log"
         "$FAKE" "$1" --log="$TMP/calls.log" > "$TMP/fake.out" &
         FAKE_PID=$!
-        for _ in $(seq 100); do
+        # bounded, but generous: a loaded machine (parallel tests, sanitizers) can take seconds to start it
+        for _ in $(seq 600); do
                 grep -q READY "$TMP/fake.out" 2> /dev/null && return 0
                 sleep 0.05
         done
@@ -81,7 +82,7 @@ test_expect "probe: no JobRemoved -> exit 2 at the deadline, unknown, stopped an
 start_fake S6
 test_expect "probe: SIGINT ends the wait -> exit 2, interrupted, the unit stopped" sh -c '
         $BR probe --timeout=30 --journal-lines=0 > "$1/out" & pid=$!
-        for _ in $(seq 100); do grep -q StartTransientUnit "$1/calls.log" && break; sleep 0.05; done
+        for _ in $(seq 600); do grep -q StartTransientUnit "$1/calls.log" && break; sleep 0.05; done
         kill -INT $pid; rc=0; wait $pid || rc=$?
         [ $rc = 2 ] && grep -q "^outcome: interrupted" "$1/out" && grep -q "CALL StopUnit" "$1/calls.log"' sh "$TMP"
 
