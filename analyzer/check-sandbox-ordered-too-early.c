@@ -26,16 +26,19 @@ int check_sandbox_ordered_too_early(const LintContext *c, ModelUnit *u, FindingL
                         continue;
                 if (o->kind == ORIGIN_RULE && o->class && streq(o->class, "default"))
                         continue;
+                /* a cycle through units without a start job at boot (-.mount is mounted before PID 1 runs) never
+                 * meets in a transaction: judge only chains of jobs when the boot transaction is known */
+                if (c->transaction && (!transaction_has_job(c->transaction, u->node) ||
+                                       !transaction_has_job(c->transaction, ed->to)))
+                        continue;
                 r = graph_ordered_after(g, ed->to, u->node, &chain, &m);
                 if (r < 0)
                         return r;
                 if (r == 0)
                         continue;
-                /* a cycle through units without a start job at boot (-.mount is mounted before PID 1 runs) never
-                 * meets in a transaction: judge only chains of jobs when the boot transaction is known */
+                /* and every unit on the way back has a job too */
                 if (c->transaction) {
-                        bool all_jobs = transaction_has_job(c->transaction, u->node) &&
-                                        transaction_has_job(c->transaction, ed->to);
+                        bool all_jobs = true;
                         for (size_t k = 0; all_jobs && k < m; k++) {
                                 const GraphEdge *x = graph_edge(g, chain[k]);
                                 all_jobs = transaction_has_job(c->transaction, x->from) &&

@@ -4,6 +4,11 @@
 
 #include "check-common.h"
 
+static int cmp_size(const void *x, const void *y) {
+        size_t a = *(const size_t *) x, b = *(const size_t *) y;
+        return (a > b) - (a < b);
+}
+
 int check_unknown_key(const LintContext *c, ModelUnit *u, FindingList *out) {
         for (size_t i = 0; i < u->unit->n_settings; i++) {
                 const Setting *s = &u->unit->settings[i];
@@ -43,18 +48,42 @@ int check_unknown_key(const LintContext *c, ModelUnit *u, FindingList *out) {
                 if (!f)
                         return -ENOMEM;
         }
-        /* sections the parser skipped never became settings: their warnings name the file and line */
-        for (size_t i = 0; c->diags && i < c->diags->n; i++) {
-                const Diag *d = &c->diags->items[i];
-                bool ours = false;
+        /* sections the parser skipped never became settings: their warnings name the file and line, reported in
+         * the order they were made */
+        {
+                _cleanup_(freep) size_t *all = NULL;
+                size_t n = 0;
 
-                if (!d->file || !strstr(d->message, "unknown section"))
-                        continue;
-                for (size_t k = 0; k < u->unit->n_sources; k++)
-                        if (streq(u->unit->sources[k].path, d->file))
-                                ours = true;
-                if (ours && !lint_finding(c, out, "unknown-key", u, d->file, d->line, "%s", d->message))
-                        return -ENOMEM;
+                for (size_t k = 0; k < u->unit->n_sources; k++) {
+                        _cleanup_(freep) size_t *of = NULL;
+                        bool seen = false;
+                        int m;
+
+                        for (size_t j = 0; j < k; j++)
+                                seen = seen || streq(u->unit->sources[j].path, u->unit->sources[k].path);
+                        if (seen)
+                                continue;
+                        m = lint_diags_of_file(c, u->unit->sources[k].path, &of);
+                        if (m < 0)
+                                return m;
+                        for (int j = 0; j < m; j++) {
+                                size_t *a;
+                                if (!strstr(c->diags->items[of[j]].message, "unknown section"))
+                                        continue;
+                                a = realloc(all, sizeof(size_t) * (n + 1));
+                                if (!a)
+                                        return -ENOMEM;
+                                all = a;
+                                all[n++] = of[j];
+                        }
+                }
+                if (n > 1)
+                        qsort(all, n, sizeof(size_t), cmp_size);
+                for (size_t i = 0; i < n; i++) {
+                        const Diag *d = &c->diags->items[all[i]];
+                        if (!lint_finding(c, out, "unknown-key", u, d->file, d->line, "%s", d->message))
+                                return -ENOMEM;
+                }
         }
         return 0;
 }

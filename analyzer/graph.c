@@ -12,6 +12,22 @@ struct Graph {
         Hashmap strings;    /* interned strings: key and value are the same allocation */
         uint32_t *out_start, *out_edges, *in_start, *in_edges; /* CSR indexes, valid when finished */
         bool finished;
+        /* Caches of graph_ordered_after(), built on first use after graph_finish() and dropped with the indexes.
+         * order_comp: each node's strongly connected component of the "runs after" relation, numbered in the
+         * order Tarjan's algorithm completes them, so a unit runs after units of its own component or of
+         * components with a smaller number only. bfs_*: the search's scratch arrays; a node's entries are valid
+         * when its bfs_mark equals bfs_gen. asked: how often each node was the "b" of a query; the units asked
+         * about again and again (systemd-remount-fs.service, for every unit) get the set of units ordered after
+         * them in after_cache, so that each later question is one bit. */
+        uint32_t *order_comp;
+        uint32_t *ra_start, *ra_next, *ra_edge; /* the "runs after" relation as adjacency lists */
+        uint32_t *bfs_mark, *bfs_prev, *bfs_queue, bfs_gen;
+        uint32_t *asked;
+        struct {
+                uint32_t node;
+                uint8_t *after; /* bitmap: the units ordered after node */
+        } after_cache[8];
+        size_t n_after_cache;
 };
 
 static const char * const origin_kind_table[_ORIGIN_KIND_MAX] = {
@@ -37,7 +53,22 @@ int graph_new(Graph **ret) {
         return 0;
 }
 
+static void drop_order_caches(Graph *g) {
+        g->order_comp = mfree(g->order_comp);
+        g->ra_start = mfree(g->ra_start);
+        g->ra_next = mfree(g->ra_next);
+        g->ra_edge = mfree(g->ra_edge);
+        g->bfs_mark = mfree(g->bfs_mark);
+        g->bfs_prev = mfree(g->bfs_prev);
+        g->bfs_queue = mfree(g->bfs_queue);
+        g->asked = mfree(g->asked);
+        for (size_t i = 0; i < g->n_after_cache; i++)
+                free(g->after_cache[i].after);
+        g->n_after_cache = 0;
+}
+
 static void drop_indexes(Graph *g) {
+        drop_order_caches(g);
         g->out_start = mfree(g->out_start);
         g->out_edges = mfree(g->out_edges);
         g->in_start = mfree(g->in_start);
@@ -246,62 +277,249 @@ bool graph_has_edge(const Graph *g, uint32_t from, DepType t, uint32_t to) {
         return lo < n && g->edges[e[lo]].type == t && g->edges[e[lo]].to == to;
 }
 
-/* Breadth-first search over the "runs after" relation; prev[] holds, per reached node, the edge that reached it
- * (+1; 0 = not reached). */
-int graph_ordered_after(const Graph *g, uint32_t a, uint32_t b, uint32_t **ret_chain, size_t *ret_n) {
-        _cleanup_(freep) uint32_t *queue = NULL, *prev = NULL;
-        size_t head = 0, tail = 0;
+/* The "runs after" relation: x runs after y when x has After=y or y has Before=x. ra_start/ra_next/ra_edge list,
+ * per node, its After= edges first, then the Before= edges into it, each in index order: the order a search over
+ * the edge indexes would meet them, without scanning the thousands of other edges of a node like basic.target. */
+static int runs_after_index(Graph *g) {
+        size_t n = 0, k = 0;
 
-        if (!g->finished || a >= g->n_nodes || b >= g->n_nodes)
-                return -EINVAL;
-        queue = malloc(sizeof(uint32_t) * g->n_nodes);
-        prev = calloc(g->n_nodes, sizeof(uint32_t));
-        if (!queue || !prev)
+        for (size_t i = 0; i < g->n_edges; i++)
+                if (g->edges[i].type == DEP_AFTER || g->edges[i].type == DEP_BEFORE)
+                        n++;
+        g->ra_start = malloc(sizeof(uint32_t) * (g->n_nodes + 1));
+        g->ra_next = malloc(sizeof(uint32_t) * (n + 1));
+        g->ra_edge = malloc(sizeof(uint32_t) * (n + 1));
+        if (!g->ra_start || !g->ra_next || !g->ra_edge)
                 return -ENOMEM;
-        queue[tail++] = a;
-        prev[a] = UINT32_MAX; /* the start: reached, by no edge */
-        while (head < tail) {
-                uint32_t x = queue[head++];
+        for (uint32_t x = 0; x < g->n_nodes; x++) {
                 const uint32_t *e;
-                size_t n;
+                size_t m;
 
-                if (x == b && x != a)
-                        break;
-                /* x After= y, and y Before= x */
-                for (int dir = 0; dir < 2; dir++) {
-                        n = dir == 0 ? graph_out(g, x, &e) : graph_in(g, x, &e);
-                        for (size_t i = 0; i < n; i++) {
-                                const GraphEdge *ed = &g->edges[e[i]];
-                                uint32_t y = dir == 0 ? ed->to : ed->from;
-                                if (ed->type != (dir == 0 ? DEP_AFTER : DEP_BEFORE) || prev[y])
-                                        continue;
-                                prev[y] = e[i] + 1;
-                                queue[tail++] = y;
+                g->ra_start[x] = (uint32_t) k;
+                m = graph_out(g, x, &e);
+                for (size_t i = 0; i < m; i++)
+                        if (g->edges[e[i]].type == DEP_AFTER) {
+                                g->ra_next[k] = g->edges[e[i]].to;
+                                g->ra_edge[k++] = e[i];
+                        }
+                m = graph_in(g, x, &e);
+                for (size_t i = 0; i < m; i++)
+                        if (g->edges[e[i]].type == DEP_BEFORE) {
+                                g->ra_next[k] = g->edges[e[i]].from;
+                                g->ra_edge[k++] = e[i];
+                        }
+        }
+        g->ra_start[g->n_nodes] = (uint32_t) k;
+        return 0;
+}
+
+static bool runs_after_next(const Graph *g, uint32_t x, size_t *pos, uint32_t *ret_node, uint32_t *ret_edge) {
+        size_t i = g->ra_start[x] + *pos;
+
+        if (i >= g->ra_start[x + 1])
+                return false;
+        *ret_node = g->ra_next[i];
+        *ret_edge = g->ra_edge[i];
+        (*pos)++;
+        return true;
+}
+
+/* Tarjan's algorithm over the "runs after" relation, iteratively (chains of 100k units would overflow the C
+ * stack). A component is completed only after every component it runs after: numbered in completion order,
+ * x runs after y in another component only when order_comp[y] < order_comp[x]. */
+static int order_components(Graph *g) {
+        _cleanup_(freep) uint32_t *index = NULL, *low = NULL, *stack = NULL;
+        _cleanup_(freep) struct { uint32_t node; size_t pos; } *calls = NULL;
+        _cleanup_(freep) uint8_t *on_stack = NULL;
+        uint32_t *comp, counter = 0, n_comp = 0;
+        size_t n_stack = 0, n_calls = 0;
+
+        comp = malloc(sizeof(uint32_t) * (g->n_nodes + 1));
+        index = malloc(sizeof(uint32_t) * (g->n_nodes + 1));
+        low = malloc(sizeof(uint32_t) * (g->n_nodes + 1));
+        stack = malloc(sizeof(uint32_t) * (g->n_nodes + 1));
+        calls = malloc(sizeof(*calls) * (g->n_nodes + 1));
+        on_stack = calloc(g->n_nodes + 1, 1);
+        if (!comp || !index || !low || !stack || !calls || !on_stack) {
+                free(comp);
+                return -ENOMEM;
+        }
+        for (size_t i = 0; i < g->n_nodes; i++)
+                index[i] = UINT32_MAX;
+        for (uint32_t s = 0; s < g->n_nodes; s++) {
+                if (index[s] != UINT32_MAX)
+                        continue;
+                calls[n_calls++] = (typeof(*calls)) { s, 0 };
+                index[s] = low[s] = counter++;
+                stack[n_stack++] = s;
+                on_stack[s] = 1;
+                while (n_calls > 0) {
+                        uint32_t x = calls[n_calls - 1].node, y, edge;
+
+                        if (runs_after_next(g, x, &calls[n_calls - 1].pos, &y, &edge)) {
+                                if (index[y] == UINT32_MAX) {
+                                        calls[n_calls++] = (typeof(*calls)) { y, 0 };
+                                        index[y] = low[y] = counter++;
+                                        stack[n_stack++] = y;
+                                        on_stack[y] = 1;
+                                } else if (on_stack[y])
+                                        low[x] = MIN(low[x], index[y]);
+                                continue;
+                        }
+                        if (low[x] == index[x]) {
+                                uint32_t w;
+                                do {
+                                        w = stack[--n_stack];
+                                        on_stack[w] = 0;
+                                        comp[w] = n_comp;
+                                } while (w != x);
+                                n_comp++;
+                        }
+                        if (--n_calls > 0) {
+                                uint32_t p = calls[n_calls - 1].node;
+                                low[p] = MIN(low[p], low[x]);
                         }
                 }
         }
-        if (a == b || !prev[b]) {
-                if (ret_chain)
-                        *ret_chain = NULL;
-                if (ret_n)
-                        *ret_n = 0;
-                return 0;
+        g->order_comp = comp;
+        return 0;
+}
+
+/* The units ordered after b: a search backwards over the "runs after" relation. */
+static uint8_t *units_after(const Graph *g, uint32_t b) {
+        _cleanup_(freep) uint32_t *queue = malloc(sizeof(uint32_t) * (g->n_nodes + 1));
+        uint8_t *seen = calloc((g->n_nodes + 7) / 8 + 1, 1);
+        size_t head = 0, tail = 0;
+
+        if (!queue || !seen) {
+                free(seen);
+                return NULL;
         }
+        queue[tail++] = b;
+        seen[b / 8] |= (uint8_t) (1U << (b % 8));
+        while (head < tail) {
+                uint32_t y = queue[head++];
+                for (int dir = 0; dir < 2; dir++) {
+                        /* x After= y (edges into y), and y Before= x (edges out of y) */
+                        const uint32_t *e;
+                        size_t n = dir == 0 ? graph_in(g, y, &e) : graph_out(g, y, &e);
+                        for (size_t i = 0; i < n; i++) {
+                                const GraphEdge *ed = &g->edges[e[i]];
+                                uint32_t x = dir == 0 ? ed->from : ed->to;
+                                if (ed->type != (dir == 0 ? DEP_AFTER : DEP_BEFORE) || (seen[x / 8] & (1U << (x % 8))))
+                                        continue;
+                                seen[x / 8] |= (uint8_t) (1U << (x % 8));
+                                queue[tail++] = x;
+                        }
+                }
+        }
+        return seen;
+}
+
+static int order_caches(Graph *g) {
+        int r;
+
+        if (g->order_comp)
+                return 0;
+        g->bfs_mark = calloc(g->n_nodes + 1, sizeof(uint32_t));
+        g->bfs_prev = malloc(sizeof(uint32_t) * (g->n_nodes + 1));
+        g->bfs_queue = malloc(sizeof(uint32_t) * (g->n_nodes + 1));
+        g->asked = calloc(g->n_nodes + 1, sizeof(uint32_t));
+        g->bfs_gen = 0;
+        if (!g->bfs_mark || !g->bfs_prev || !g->bfs_queue || !g->asked) {
+                drop_order_caches(g);
+                return -ENOMEM;
+        }
+        r = runs_after_index(g);
+        if (r >= 0)
+                r = order_components(g);
+        if (r < 0) {
+                drop_order_caches(g);
+                return r;
+        }
+        return 0;
+}
+
+/* Breadth-first search over the "runs after" relation from a, visiting only units that can still lead to b: those
+ * of components numbered from b's up to a's, and, when the units ordered after b are known, only those. Units
+ * left out can never reach b, so the search meets the units on the way to b in the same order as a search over
+ * everything would, and finds the same chain. bfs_prev holds, per reached node, the edge that reached it. */
+int graph_ordered_after(const Graph *cg, uint32_t a, uint32_t b, uint32_t **ret_chain, size_t *ret_n) {
+        Graph *g = (Graph *) cg; /* only the caches change */
+        const uint8_t *after = NULL;
+        size_t head = 0, tail = 0;
+        uint32_t gen;
+        int r;
+
+        if (ret_chain)
+                *ret_chain = NULL;
+        if (ret_n)
+                *ret_n = 0;
+        if (!g->finished || a >= g->n_nodes || b >= g->n_nodes)
+                return -EINVAL;
+        if (a == b)
+                return 0;
+        r = order_caches(g);
+        if (r < 0)
+                return r;
+        if (g->order_comp[a] < g->order_comp[b])
+                return 0;
+        if (g->order_comp[a] != g->order_comp[b]) {
+                for (size_t i = 0; i < g->n_after_cache && !after; i++)
+                        if (g->after_cache[i].node == b)
+                                after = g->after_cache[i].after;
+                if (!after && ++g->asked[b] >= 3 && g->n_after_cache < ELEMENTSOF(g->after_cache)) {
+                        uint8_t *s = units_after(g, b);
+                        if (!s)
+                                return -ENOMEM;
+                        g->after_cache[g->n_after_cache].node = b;
+                        g->after_cache[g->n_after_cache++].after = s;
+                        after = s;
+                }
+                if (after && !(after[a / 8] & (1U << (a % 8))))
+                        return 0;
+        }
+
+        if (++g->bfs_gen == 0) {
+                memset(g->bfs_mark, 0, sizeof(uint32_t) * g->n_nodes);
+                g->bfs_gen = 1;
+        }
+        gen = g->bfs_gen;
+        g->bfs_queue[tail++] = a;
+        g->bfs_mark[a] = gen;
+        g->bfs_prev[a] = UINT32_MAX; /* the start: reached, by no edge */
+        while (head < tail) {
+                uint32_t x = g->bfs_queue[head++], y, edge;
+                size_t pos = 0;
+
+                if (x == b)
+                        break;
+                while (runs_after_next(g, x, &pos, &y, &edge)) {
+                        if (g->bfs_mark[y] == gen || g->order_comp[y] < g->order_comp[b] ||
+                            (after && !(after[y / 8] & (1U << (y % 8)))))
+                                continue;
+                        g->bfs_mark[y] = gen;
+                        g->bfs_prev[y] = edge;
+                        g->bfs_queue[tail++] = y;
+                }
+        }
+        if (g->bfs_mark[b] != gen)
+                return 0;
         if (ret_chain) {
-                size_t n = 0;
+                size_t n = 0, k;
                 uint32_t *chain;
                 for (uint32_t x = b; x != a;) {
-                        const GraphEdge *ed = &g->edges[prev[x] - 1];
+                        const GraphEdge *ed = &g->edges[g->bfs_prev[x]];
                         n++;
                         x = ed->to == x ? ed->from : ed->to;
                 }
                 chain = malloc(sizeof(uint32_t) * n);
                 if (!chain)
                         return -ENOMEM;
-                size_t k = n;
+                k = n;
                 for (uint32_t x = b; x != a;) {
-                        const GraphEdge *ed = &g->edges[prev[x] - 1];
-                        chain[--k] = prev[x] - 1;
+                        const GraphEdge *ed = &g->edges[g->bfs_prev[x]];
+                        chain[--k] = g->bfs_prev[x];
                         x = ed->to == x ? ed->from : ed->to;
                 }
                 *ret_chain = chain;

@@ -197,6 +197,7 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
                       rules, &run->model, diags);
         if (r < 0)
                 return r;
+        size_t n_linted = 0, allocated_linted = 0;
         run->units = calloc(strv_length(o->names) + 1, sizeof(ModelUnit *));
         if (!run->units)
                 return -ENOMEM;
@@ -222,7 +223,7 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
                         continue;
                 }
                 run->units[run->n_units++] = mu;
-                if (strv_extend(&run->linted, mu->unit->id) < 0)
+                if (strv_push_grow(&run->linted, &n_linted, &allocated_linted, strdup(mu->unit->id)) < 0)
                         return -ENOMEM;
         }
         for (const char * const *a = anchors; *a; a++)
@@ -272,6 +273,10 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
                 .transaction_anchor = anchor, .cycles = run->cycles, .n_cycles = run->n_cycles,
                 .cycles_truncated = run->cycles_truncated, .tmpfiles = o->tmpfiles,
         };
+        _cleanup_(freep) size_t *diag_index = NULL;
+        r = lint_index_diags(&lc, &diag_index);
+        if (r < 0)
+                return r;
         for (size_t i = 0; i < run->n_units; i++) {
                 size_t before = run->findings.n;
 

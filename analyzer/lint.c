@@ -139,3 +139,72 @@ const char *lint_job_loss(const LintContext *c, const char *name) {
 int lint_bool(const char *s) {
         return parse_boolean(s);
 }
+
+static const DiagList *index_diags; /* qsort has no context argument: the list being indexed */
+
+static int cmp_diag_file(const void *x, const void *y) {
+        size_t a = *(const size_t *) x, b = *(const size_t *) y;
+        int r = strcmp(index_diags->items[a].file, index_diags->items[b].file);
+        return r != 0 ? r : (a > b) - (a < b);
+}
+
+int lint_index_diags(LintContext *c, size_t **ret_index) {
+        size_t *index, n = 0;
+
+        *ret_index = NULL;
+        c->diags_by_file = NULL;
+        c->n_diags_by_file = c->n_diags_indexed = 0;
+        if (!c->diags)
+                return 0;
+        index = malloc(sizeof(size_t) * (c->diags->n + 1));
+        if (!index)
+                return -ENOMEM;
+        for (size_t i = 0; i < c->diags->n; i++)
+                if (c->diags->items[i].file)
+                        index[n++] = i;
+        index_diags = c->diags;
+        qsort(index, n, sizeof(size_t), cmp_diag_file);
+        index_diags = NULL;
+        c->diags_by_file = index;
+        c->n_diags_by_file = n;
+        c->n_diags_indexed = c->diags->n;
+        *ret_index = index;
+        return 0;
+}
+
+static int push_index(size_t **a, size_t *allocated, size_t *n, size_t i) {
+        if (GREEDY_REALLOC(*a, *allocated, *n + 1) < 0)
+                return -ENOMEM;
+        (*a)[(*n)++] = i;
+        return 0;
+}
+
+int lint_diags_of_file(const LintContext *c, const char *file, size_t **ret) {
+        _cleanup_(freep) size_t *out = NULL;
+        size_t n = 0, allocated = 0, lo = 0, hi = c->n_diags_by_file, start = 0;
+
+        *ret = NULL;
+        if (!c->diags)
+                return 0;
+        if (c->diags_by_file) {
+                /* the first indexed diagnostic of file, then the run of them */
+                while (lo < hi) {
+                        size_t mid = (lo + hi) / 2;
+                        if (strcmp(c->diags->items[c->diags_by_file[mid]].file, file) < 0)
+                                lo = mid + 1;
+                        else
+                                hi = mid;
+                }
+                for (; lo < c->n_diags_by_file && streq(c->diags->items[c->diags_by_file[lo]].file, file); lo++)
+                        if (push_index(&out, &allocated, &n, c->diags_by_file[lo]) < 0)
+                                return -ENOMEM;
+                start = c->n_diags_indexed;
+        }
+        /* what was added after the index was made, or everything without one */
+        for (size_t i = start; i < c->diags->n; i++)
+                if (c->diags->items[i].file && streq(c->diags->items[i].file, file) &&
+                    push_index(&out, &allocated, &n, i) < 0)
+                        return -ENOMEM;
+        *ret = TAKE_PTR(out);
+        return (int) MIN(n, (size_t) INT32_MAX);
+}

@@ -17,6 +17,10 @@ typedef struct LintContext {
         ModelUnit **units;  /* the units to lint */
         size_t n_units;
         DiagList *diags;    /* load and parse diagnostics of the linted units, for the key/value checks */
+        /* the diagnostics that name a file, as indexes into diags sorted by file name (then index), covering
+         * the first n_diags_indexed diagnostics; NULL: none indexed (lint_diags_of_file()) */
+        const size_t *diags_by_file;
+        size_t n_diags_by_file, n_diags_indexed;
         /* the boot transaction and its ordering cycles (NULL when the anchor could not be loaded) */
         const Transaction *transaction;
         const char *transaction_anchor;
@@ -27,6 +31,12 @@ typedef struct LintContext {
          * NULL: a path it creates exists only after that service (lint_tmpfiles_evidence()) */
         const TmpfilesList *tmpfiles;
 } LintContext;
+
+/* The indexes of the diagnostics about file, in the order they were added (caller frees *ret). Returns how many
+ * or -ENOMEM. */
+int lint_diags_of_file(const LintContext *c, const char *file, size_t **ret);
+/* The index lint_diags_of_file() uses: c->diags_by_file (caller frees it). */
+int lint_index_diags(LintContext *c, size_t **ret_index);
 
 typedef int (*CheckFunc)(const LintContext *c, ModelUnit *u, FindingList *out);
 

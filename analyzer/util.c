@@ -122,6 +122,20 @@ int strv_extend(char ***l, const char *value) {
         return strv_push(l, strdup(value));
 }
 
+int strv_push_grow(char ***l, size_t *n, size_t *allocated, char *value) {
+        if (!value)
+                return -ENOMEM;
+        if (*n == 0 && *l)
+                *n = strv_length(*l);
+        if (GREEDY_REALLOC(*l, *allocated, *n + 2) < 0) {
+                free(value);
+                return -ENOMEM;
+        }
+        (*l)[(*n)++] = value;
+        (*l)[*n] = NULL;
+        return 0;
+}
+
 int strv_extend_unique(char ***l, const char *value) {
         if (strv_contains(*l, value))
                 return 0;

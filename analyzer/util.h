@@ -97,6 +97,9 @@ static inline void strv_freep(char ***l) {
 size_t strv_length(char * const *l);
 bool strv_contains(char * const *l, const char *s);
 int strv_push(char ***l, char *value);       /* takes value (also on failure) */
+/* strv_push() for long lists: *l holds *n strings in room for *allocated pointers (start both at 0 with a NULL or
+ * empty list); takes value (also on failure). */
+int strv_push_grow(char ***l, size_t *n, size_t *allocated, char *value);
 int strv_extend(char ***l, const char *value); /* copies value */
 int strv_extend_unique(char ***l, const char *value);
 char **strv_copy(char * const *l);

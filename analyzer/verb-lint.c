@@ -146,6 +146,8 @@ static int collect_packages(PackageSet *pkgs, const Root *root, unsigned v, bool
 static int collect_root_units(const Root *root, unsigned v, char ***names, DiagList *diags) {
         _cleanup_(loader_freep) Loader *l = NULL;
         _cleanup_(strv_freep) char **all = NULL;
+        _cleanup_(hashmap_done) Hashmap seen = {};
+        size_t n_names = 0, allocated = 0;
         int r;
 
         r = loader_new(&(LoaderOptions) { .root = root, .systemd = v }, &l, diags);
@@ -154,6 +156,10 @@ static int collect_root_units(const Root *root, unsigned v, char ***names, DiagL
         r = loader_list_names(l, &all);
         if (r < 0)
                 return r;
+        /* the names already there, and each unit once (an alias names the same unit): a set of them */
+        STRV_FOREACH(n, *names)
+                if (hashmap_put(&seen, *n, *n) == -ENOMEM)
+                        return -ENOMEM;
         STRV_FOREACH(n, all) {
                 _cleanup_(unit_freep) Unit *u = NULL;
                 _cleanup_(freep) char *name = NULL;
@@ -162,7 +168,11 @@ static int collect_root_units(const Root *root, unsigned v, char ***names, DiagL
                         return -ENOMEM;
                 if (loader_load(l, name, &u, NULL) < 0 || u->load_state == LOAD_MASKED || !u->fragment_path)
                         continue;
-                if (strv_extend_unique(names, u->id) < 0)
+                if (hashmap_get(&seen, u->id))
+                        continue;
+                if (strv_push_grow(names, &n_names, &allocated, strdup(u->id)) < 0)
+                        return -ENOMEM;
+                if (hashmap_put(&seen, (*names)[n_names - 1], (*names)[n_names - 1]) < 0)
                         return -ENOMEM;
         }
         return 0;

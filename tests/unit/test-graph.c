@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The graph module: interning, origins, sorting and duplicate removal, self edges, indexes both ways, edge lookup,
- * ordering chains through After= and Before=, and reachability. */
+ * ordering chains through After= and Before=, and reachability. graph_ordered_after() prunes its search with
+ * strongly connected components and caches the units ordered after a unit asked about often: on random graphs
+ * (with cycles, hubs, and the same target asked again and again) its answers and chains must be exactly those of
+ * a plain breadth-first search over every edge. */
 #include "graph.h"
 #include "tap.h"
 
@@ -8,6 +11,109 @@ static uint32_t node(Graph *g, const char *n) {
         uint32_t i = UINT32_MAX;
         (void) graph_node(g, n, &i);
         return i;
+}
+
+/* The reference: breadth-first search from a over all edges, as graph_ordered_after() did before it pruned. */
+static int naive_ordered_after(const Graph *g, uint32_t a, uint32_t b, uint32_t **ret_chain, size_t *ret_n) {
+        size_t nn = graph_node_count(g), head = 0, tail = 0, n = 0;
+        uint32_t *queue = malloc(sizeof(uint32_t) * nn), *prev = calloc(nn, sizeof(uint32_t)), *chain;
+
+        *ret_chain = NULL;
+        *ret_n = 0;
+        queue[tail++] = a;
+        prev[a] = UINT32_MAX;
+        while (head < tail) {
+                uint32_t x = queue[head++];
+                const uint32_t *e;
+                if (x == b && x != a)
+                        break;
+                for (int dir = 0; dir < 2; dir++) {
+                        size_t m = dir == 0 ? graph_out(g, x, &e) : graph_in(g, x, &e);
+                        for (size_t i = 0; i < m; i++) {
+                                const GraphEdge *ed = graph_edge(g, e[i]);
+                                uint32_t y = dir == 0 ? ed->to : ed->from;
+                                if (ed->type != (dir == 0 ? DEP_AFTER : DEP_BEFORE) || prev[y])
+                                        continue;
+                                prev[y] = e[i] + 1;
+                                queue[tail++] = y;
+                        }
+                }
+        }
+        if (a == b || !prev[b]) {
+                free(queue);
+                free(prev);
+                return 0;
+        }
+        for (uint32_t x = b; x != a; n++) {
+                const GraphEdge *ed = graph_edge(g, prev[x] - 1);
+                x = ed->to == x ? ed->from : ed->to;
+        }
+        chain = malloc(sizeof(uint32_t) * n);
+        for (uint32_t x = b, k = (uint32_t) n; x != a;) {
+                const GraphEdge *ed = graph_edge(g, prev[x] - 1);
+                chain[--k] = prev[x] - 1;
+                x = ed->to == x ? ed->from : ed->to;
+        }
+        free(queue);
+        free(prev);
+        *ret_chain = chain;
+        *ret_n = n;
+        return 1;
+}
+
+static unsigned long rnd_state = 12345;
+static unsigned rnd(unsigned k) {
+        rnd_state = rnd_state * 6364136223846793005UL + 1442695040888963407UL;
+        return (unsigned) ((rnd_state >> 33) % k);
+}
+
+/* n nodes, about per_node edges each of random types (mostly After=/Before=), a hub everyone runs after, and
+ * queries: every b asked many times (the cache), random pairs, pairs inside cycles. */
+static void random_graphs(void) {
+        static const DepType types[] = { DEP_AFTER, DEP_AFTER, DEP_BEFORE, DEP_BEFORE, DEP_WANTS, DEP_REQUIRES };
+        unsigned bad = 0, queries = 0, positive = 0;
+
+        for (unsigned round = 0; round < 40; round++) {
+                unsigned nn = 5 + rnd(round < 20 ? 30 : 400), per_node = 1 + rnd(3);
+                Graph *g = NULL;
+                uint32_t o, hub;
+                char name[32];
+
+                graph_new(&g);
+                for (unsigned i = 0; i < nn; i++) {
+                        uint32_t x;
+                        snprintf(name, sizeof name, "u%u.service", i);
+                        graph_node(g, name, &x);
+                }
+                hub = rnd(nn);
+                graph_add_origin(g, &(Origin) { .kind = ORIGIN_FILE, .file = "/x", .line = 1 }, &o);
+                for (unsigned i = 0; i < nn * per_node; i++)
+                        graph_add_edge(g, rnd(nn), types[rnd(ELEMENTSOF(types))], rnd(nn), o);
+                for (unsigned i = 0; i < nn; i++)
+                        if (rnd(3) == 0)
+                                graph_add_edge(g, i, rnd(2) ? DEP_AFTER : DEP_BEFORE, hub, o);
+                graph_finish(g);
+                for (unsigned q = 0; q < nn * 6; q++) {
+                        uint32_t a = rnd(nn), b = q % 3 == 0 ? hub : q % 3 == 1 ? rnd(nn) : (uint32_t) (q / 3) % nn;
+                        uint32_t *c1 = NULL, *c2 = NULL;
+                        size_t n1 = 0, n2 = 0;
+                        int r1 = graph_ordered_after(g, a, b, &c1, &n1), r2 = naive_ordered_after(g, a, b, &c2, &n2);
+
+                        queries++;
+                        positive += r2 == 1;
+                        if (r1 != r2 || n1 != n2 || (n1 > 0 && memcmp(c1, c2, n1 * sizeof(uint32_t)) != 0)) {
+                                if (bad++ < 5)
+                                        tap_diag("round %u: %u after %u: %d (%zu edges) vs reference %d (%zu edges)",
+                                                 round, a, b, r1, n1, r2, n2);
+                        }
+                        free(c1);
+                        free(c2);
+                }
+                graph_free(g);
+        }
+        tap_ok(bad == 0, "random graphs: %u of %u queries (%u ordered) as a plain search answers them", queries - bad,
+               queries, positive);
+        tap_ok(positive > queries / 10 && positive < queries - queries / 10, "both answers occur often");
 }
 
 int main(void) {
@@ -69,6 +175,8 @@ int main(void) {
         tap_ok(graph_add_edge(g, b, DEP_AFTER, d, o1) == 0 && graph_finish(g) == 0, "add after finish");
         tap_ok(graph_ordered_after(g, a, d, NULL, NULL) == 1, "now a runs after d");
         graph_free(g);
+
+        random_graphs();
 
         TAP_STREQ(dep_type_to_string(DEP_BINDS_TO), "BindsTo", "type names");
         TAP_INTEQ(dep_type_from_key("BindTo"), DEP_BINDS_TO, "old spelling of a key");
