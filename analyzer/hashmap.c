@@ -21,33 +21,39 @@ uint64_t string_hash(const char *s) {
         return x;
 }
 
-static size_t *find_slot_hashed(const Hashmap *h, const char *key, uint64_t hash) {
+#define SLOT_INDEX(s) ((size_t) ((s) & UINT32_MAX))
+#define SLOT_TAG(hash) ((hash) & ~(uint64_t) UINT32_MAX)
+
+static uint64_t *find_slot_hashed(const Hashmap *h, const char *key, uint64_t hash) {
         size_t mask = h->n_slots - 1, i = hash & mask;
 
         for (;;) {
-                size_t *s = &h->slots[i];
-                if (*s == 0 || (h->entries[*s - 1].hash == hash && streq(h->entries[*s - 1].key, key)))
+                uint64_t *s = &h->slots[i];
+                if (*s == 0 || ((*s & ~(uint64_t) UINT32_MAX) == SLOT_TAG(hash) &&
+                                h->entries[SLOT_INDEX(*s) - 1].hash == hash &&
+                                streq(h->entries[SLOT_INDEX(*s) - 1].key, key)))
                         return s;
                 i = (i + 1) & mask;
         }
 }
 
 static int rehash(Hashmap *h, size_t n_slots) {
-        size_t *slots = calloc(n_slots, sizeof(size_t));
+        uint64_t *slots = calloc(n_slots, sizeof(uint64_t));
         if (!slots)
                 return -ENOMEM;
         free(h->slots);
         h->slots = slots;
         h->n_slots = n_slots;
         for (size_t k = 0; k < h->n_entries; k++)
-                *find_slot_hashed(h, h->entries[k].key, h->entries[k].hash) = k + 1;
+                *find_slot_hashed(h, h->entries[k].key, h->entries[k].hash) = SLOT_TAG(h->entries[k].hash) | (k + 1);
         return 0;
 }
 
 int hashmap_put(Hashmap *h, const char *key, void *value) {
-        uint64_t hash = string_hash(key);
-        size_t *s;
+        uint64_t hash = string_hash(key), *s;
 
+        if (h->n_entries >= UINT32_MAX - 1)
+                return -ENOMEM;
         if (h->n_slots == 0 || (h->n_entries + 1) * 2 > h->n_slots)
                 if (rehash(h, h->n_slots ? h->n_slots * 2 : 64) < 0)
                         return -ENOMEM;
@@ -57,14 +63,14 @@ int hashmap_put(Hashmap *h, const char *key, void *value) {
         if (GREEDY_REALLOC(h->entries, h->allocated, h->n_entries + 1) < 0)
                 return -ENOMEM;
         h->entries[h->n_entries] = (struct HashmapEntry) { key, value, hash };
-        *s = ++h->n_entries;
+        *s = SLOT_TAG(hash) | ++h->n_entries;
         return 0;
 }
 
 void *hashmap_get(const Hashmap *h, const char *key) {
-        size_t *s;
+        uint64_t *s;
         if (h->n_slots == 0)
                 return NULL;
         s = find_slot_hashed(h, key, string_hash(key));
-        return *s ? h->entries[*s - 1].value : NULL;
+        return *s ? h->entries[SLOT_INDEX(*s) - 1].value : NULL;
 }

@@ -7,7 +7,8 @@
 #include "util.h"
 
 typedef struct Hashmap {
-        size_t *slots;      /* index+1 into entries, 0 = empty */
+        uint64_t *slots;    /* low 32 bits: index+1 into entries, 0 = empty; high 32 bits: the top of the key's
+                             * hash, so that a probe rarely has to look at an entry (a cache miss) at all */
         size_t n_slots;
         struct HashmapEntry {
                 const char *key;

@@ -15,6 +15,7 @@ typedef struct UnitDir {
         char *resolved; /* after following symlinks inside root; NULL when missing */
         char **names;   /* its entries, sorted */
         size_t n_names;
+        Hashmap name_set; /* the same names, for lookups */
         bool extra;
 } UnitDir;
 
@@ -61,6 +62,7 @@ Loader *loader_free(Loader *l) {
         for (size_t i = 0; i < l->n_dirs; i++) {
                 free(l->dirs[i].path);
                 free(l->dirs[i].resolved);
+                hashmap_done(&l->dirs[i].name_set);
                 strv_free(l->dirs[i].names);
         }
         free(l->dirs);
@@ -204,6 +206,9 @@ static int build_name_map(Loader *l, DiagList *diags) {
                         continue;
                 r = root_list_dir(d->root, d->path, &d->names);
                 d->n_names = r >= 0 ? strv_length(d->names) : 0;
+                for (size_t k = 0; k < d->n_names; k++)
+                        if (hashmap_put(&d->name_set, d->names[k], d->names[k]) == -ENOMEM)
+                                return -ENOMEM;
                 if (r == -ENOENT || r == -ENOTDIR)
                         continue;
                 if (r < 0) {
@@ -471,18 +476,11 @@ static int found_dirs_add(FoundDirs *f, const Root *root, const char *path, Diag
         return 0;
 }
 
-static int cmp_str(const void *a, const void *b) {
-        return strcmp(*(const char * const *) a, *(const char * const *) b);
-}
-
 /* Is entry in the directory's sorted listing? A directory that could not be listed might have it. */
 static bool dir_has_entry(const UnitDir *d, const char *entry) {
-        size_t n;
-
         if (!d->names)
                 return true;
-        n = d->n_names;
-        return n > 0 && bsearch(&entry, d->names, n, sizeof(char *), cmp_str);
+        return hashmap_get(&d->name_set, entry);
 }
 
 static int find_dirs(const Loader *l, const UnitDir *d, const char *name, const char *suffix, FoundDirs *out,
@@ -1058,6 +1056,14 @@ int loader_load(Loader *l, const char *name, Unit **ret, DiagList *diags) {
         r = load_links(l, u, diags);
         if (r < 0)
                 return r;
+        /* a large tree keeps every unit: give back what the growing array reserved */
+        if (u->n_settings > 0 && u->allocated_settings > u->n_settings) {
+                Setting *t = realloc(u->settings, sizeof(Setting) * u->n_settings);
+                if (t) {
+                        u->settings = t;
+                        u->allocated_settings = u->n_settings;
+                }
+        }
         *ret = TAKE_PTR(u);
         return 0;
 }

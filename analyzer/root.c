@@ -378,6 +378,44 @@ static int mem_chase(const MemTree *t, const char *path, ChaseFlags flags, char 
         return missing ? 1 : 0;
 }
 
+/* A directory root_list_dir() listed: its O_PATH fd, its resolved in-root path, and each entry's d_type + 1 (0:
+ * the file system did not say). */
+typedef struct CachedDir {
+        char *path;      /* as listed (the key) */
+        char *resolved;
+        int fd;
+        char **names;    /* own the entries' keys */
+        Hashmap entries; /* name -> d_type + 1, as a pointer-sized integer */
+} CachedDir;
+
+#define ROOT_DIR_CACHE_MAX 64
+
+struct RootDirCache {
+        Hashmap dirs;     /* path as listed -> CachedDir */
+        char *top;        /* the root directory's own path, as /proc/self/fd shows it (chase_in_kernel()) */
+};
+
+/* The cached directory entry at path ("DIR/NAME", DIR exactly as listed): its directory and d_type, or NULL. */
+static const CachedDir *cached_entry(const Root *r, const char *path, const char **ret_name, int *ret_type) {
+        const char *slash;
+        const CachedDir *d;
+        char dir[PATH_MAX];
+        void *v;
+
+        if (!r->cache || hashmap_size(&r->cache->dirs) == 0 || !path || !(slash = strrchr(path, '/')) ||
+            (size_t) (slash - path) >= sizeof dir || !slash[1])
+                return NULL;
+        memcpy(dir, path, (size_t) (slash - path));
+        dir[slash - path] = 0;
+        d = hashmap_get(&r->cache->dirs, dir[0] ? dir : "/");
+        if (!d)
+                return NULL;
+        v = hashmap_get(&d->entries, slash + 1);
+        *ret_name = slash + 1;
+        *ret_type = v ? (int) ((uintptr_t) v - 1) : -ENOENT;
+        return d;
+}
+
 int root_open_mem(MemTree *t, const char *name, Root **ret) {
         _cleanup_(mem_tree_freep) MemTree *tree = t;
         Root *r = calloc(1, sizeof(Root));
@@ -413,9 +451,34 @@ int root_open(const char *dir, Root **ret) {
                 free(r);
                 return -ENOMEM;
         }
+        r->cache = calloc(1, sizeof(RootDirCache));
+        if (!r->cache) {
+                free(r->path);
+                free(r);
+                return -ENOMEM;
+        }
+        hashmap_init(&r->cache->dirs);
         r->fd = TAKE_FD(fd);
         *ret = r;
         return 0;
+}
+
+static void dir_cache_free(RootDirCache *c) {
+        if (!c)
+                return;
+        HASHMAP_FOREACH_ENTRY(e, &c->dirs) {
+                CachedDir *d = e->value;
+                if (d->fd >= 0)
+                        close(d->fd);
+                free(d->path);
+                free(d->resolved);
+                hashmap_done(&d->entries);
+                strv_free(d->names);
+                free(d);
+        }
+        hashmap_done(&c->dirs);
+        free(c->top);
+        free(c);
 }
 
 Root *root_free(Root *r) {
@@ -423,6 +486,7 @@ Root *root_free(Root *r) {
                 return NULL;
         if (r->fd >= 0)
                 close(r->fd);
+        dir_cache_free(r->cache);
         mem_tree_free(r->mem);
         free(r->path);
         free(r);
@@ -490,25 +554,17 @@ static int chase_in_kernel(const Root *r, const char *path, ChaseFlags flags, ch
                 return -EOPNOTSUPP; /* EAGAIN (a concurrent rename) and the rest: let the walk decide */
         }
         if (ret_path) {
-                /* the root's own path is looked up once (checked by device and inode: fds are reused) */
-                static dev_t top_dev;
-                static ino_t top_ino;
-                static char top_cached[PATH_MAX];
-                struct stat st;
-
-                if (fstat(r->fd, &st) < 0)
-                        return -EOPNOTSUPP;
-                if (top_cached[0] && st.st_dev == top_dev && st.st_ino == top_ino)
-                        strcpy(top, top_cached);
+                /* the root's own path is looked up once per Root */
+                if (r->cache && r->cache->top)
+                        strcpy(top, r->cache->top);
                 else {
                         snprintf(proc, sizeof proc, "/proc/self/fd/%d", r->fd);
                         nt = readlink(proc, top, sizeof top - 1);
                         if (nt <= 0 || (size_t) nt >= sizeof top - 1)
                                 return -EOPNOTSUPP;
                         top[nt] = 0;
-                        strcpy(top_cached, top);
-                        top_dev = st.st_dev;
-                        top_ino = st.st_ino;
+                        if (r->cache && !(r->cache->top = strdup(top)))
+                                return -ENOMEM;
                 }
                 snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
                 ng = readlink(proc, got, sizeof got - 1);
@@ -697,6 +753,29 @@ int root_open_file(const Root *r, const char *path, int *ret_fd, char **ret_reso
                         *ret_resolved = TAKE_PTR(resolved);
                 return 0;
         }
+        {
+                /* a regular file in a listed directory: opened relative to it, never following a symlink */
+                const char *name;
+                int type;
+                const CachedDir *d = cached_entry(r, path, &name, &type);
+
+                if (d && type == DT_REG) {
+                        fd = openat(d->fd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
+                        if (fd >= 0) {
+                                if (fstat(fd, &st) < 0)
+                                        return -errno;
+                                if (S_ISDIR(st.st_mode))
+                                        return -EISDIR;
+                                if (!S_ISREG(st.st_mode))
+                                        return -EBADFD;
+                                if (ret_resolved && !(*ret_resolved = path_join(d->resolved, name)))
+                                        return -ENOMEM;
+                                *ret_fd = TAKE_FD(fd);
+                                return 0;
+                        }
+                        /* changed since the listing (now a symlink, gone): resolve it the long way */
+                }
+        }
         k = root_chase(r, path, 0, &resolved, &pfd);
         if (k < 0)
                 return k;
@@ -736,6 +815,7 @@ static int split_parent(const char *path, char **ret_dir, const char **ret_name)
 int root_readlink(const Root *r, const char *path, char **ret_target) {
         _cleanup_(freep) char *dir = NULL, *buf = NULL;
         _cleanup_(closep) int dfd = -EBADF;
+        int at = -EBADF;
         const char *name;
         ssize_t k;
         int e;
@@ -761,18 +841,29 @@ int root_readlink(const Root *r, const char *path, char **ret_target) {
                 *ret_target = strdup(n->target);
                 return *ret_target ? 0 : -ENOMEM;
         }
-        e = root_chase(r, dir, 0, NULL, &dfd);
-        if (e < 0)
-                return e;
+        {
+                /* a symlink in a listed directory is read relative to it */
+                const char *cname;
+                int type;
+                const CachedDir *d = cached_entry(r, path, &cname, &type);
+                if (d && type == DT_LNK)
+                        at = d->fd;
+        }
+        if (at < 0) {
+                e = root_chase(r, dir, 0, NULL, &dfd);
+                if (e < 0)
+                        return e;
+                at = dfd;
+        }
         buf = malloc(PATH_MAX);
         if (!buf)
                 return -ENOMEM;
-        k = readlinkat(dfd, name, buf, PATH_MAX - 1);
+        k = readlinkat(at, name, buf, PATH_MAX - 1);
         if (k < 0)
                 return -errno;
         buf[k] = 0;
-        *ret_target = TAKE_PTR(buf);
-        return 0;
+        *ret_target = strdup(buf);
+        return *ret_target ? 0 : -ENOMEM;
 }
 
 int root_entry_type(const Root *r, const char *path) {
@@ -784,6 +875,17 @@ int root_entry_type(const Root *r, const char *path) {
                 const MemNode *n;
                 e = mem_chase(r->mem, path, CHASE_NOFOLLOW_LAST, NULL, &n);
                 return e < 0 ? e : n->type;
+        }
+        {
+                /* an entry of a listed directory: its type from the listing */
+                const char *name;
+                int type;
+                if (cached_entry(r, path, &name, &type)) {
+                        if (type == -ENOENT || type == DT_REG || type == DT_DIR || type == DT_LNK)
+                                return type;
+                        if (type != DT_UNKNOWN)
+                                return DT_UNKNOWN; /* FIFOs, devices, sockets */
+                }
         }
         e = root_chase(r, path, CHASE_NOFOLLOW_LAST, NULL, &fd);
         if (e < 0)
@@ -799,10 +901,41 @@ int root_entry_type(const Root *r, const char *path) {
         return DT_UNKNOWN;
 }
 
+/* Keeps a listed directory: its fd and path are taken, the names and types copied. */
+static int cache_dir(const Root *r, const char *path, char **resolved, int *fd, char * const *names,
+                     const unsigned char *types, size_t n) {
+        CachedDir *d = calloc(1, sizeof(CachedDir));
+
+        if (!d)
+                return -ENOMEM;
+        hashmap_init(&d->entries);
+        d->fd = -EBADF;
+        d->path = strdup(path);
+        d->names = strv_copy(names);
+        if (!d->path || !d->names)
+                goto fail;
+        for (size_t i = 0; i < n; i++)
+                if (hashmap_put(&d->entries, d->names[i], (void *) (uintptr_t) (types[i] + 1)) == -ENOMEM)
+                        goto fail;
+        if (hashmap_put(&r->cache->dirs, d->path, d) < 0)
+                goto fail;
+        d->resolved = TAKE_PTR(*resolved);
+        d->fd = TAKE_FD(*fd);
+        return 0;
+fail:
+        hashmap_done(&d->entries);
+        strv_free(d->names);
+        free(d->path);
+        free(d);
+        return -ENOMEM;
+}
+
 int root_list_dir(const Root *r, const char *path, char ***ret_names) {
         _cleanup_(closep) int pfd = -EBADF;
         _cleanup_(strv_freep) char **names = NULL;
-        size_t n = 0, allocated = 0;
+        _cleanup_(freep) char *resolved = NULL;
+        _cleanup_(freep) unsigned char *types = NULL;
+        size_t n = 0, allocated = 0, allocated_types = 0;
         DIR *d;
         int fd, e;
         struct dirent *de;
@@ -825,7 +958,8 @@ int root_list_dir(const Root *r, const char *path, char ***ret_names) {
                 *ret_names = TAKE_PTR(names);
                 return 0;
         }
-        e = root_chase(r, path, 0, NULL, &pfd);
+        e = root_chase(r, path, 0, r->cache && hashmap_size(&r->cache->dirs) < ROOT_DIR_CACHE_MAX ? &resolved : NULL,
+                       &pfd);
         if (e < 0)
                 return e;
         fd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -845,10 +979,11 @@ int root_list_dir(const Root *r, const char *path, char ***ret_names) {
                         return -ENOMEM;
                 }
                 names[n] = strdup(de->d_name);
-                if (!names[n]) {
+                if (!names[n] || GREEDY_REALLOC(types, allocated_types, n + 1) < 0) {
                         closedir(d);
                         return -ENOMEM;
                 }
+                types[n] = de->d_type;
                 names[++n] = NULL;
         }
         e = errno;
@@ -856,6 +991,8 @@ int root_list_dir(const Root *r, const char *path, char ***ret_names) {
         if (e)
                 return -e;
         if (!names && !(names = calloc(1, sizeof(char *))))
+                return -ENOMEM;
+        if (resolved && !hashmap_get(&r->cache->dirs, path) && cache_dir(r, path, &resolved, &pfd, names, types, n) < 0)
                 return -ENOMEM;
         strv_sort(names);
         *ret_names = TAKE_PTR(names);
@@ -900,6 +1037,16 @@ int root_null_or_empty(const Root *r, const char *path) {
                 if (e > 0)
                         return -ENOENT;
                 return n->type == DT_REG && n->size == 0;
+        }
+        {
+                /* a regular file of a listed directory: its size, no resolution (not the tree's own /dev/null:
+                 * that is in dev/, never a unit directory, and its fast path would answer it all the same) */
+                const char *name;
+                int type;
+                const CachedDir *d = cached_entry(r, path, &name, &type);
+                if (d && type == DT_REG && fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) >= 0 &&
+                    S_ISREG(st.st_mode) && !streq(d->resolved, "/dev"))
+                        return st.st_size == 0;
         }
         /* most paths exist: resolve fast; only a missing target needs the walk that keeps the missing tail */
         e = root_chase(r, path, 0, &resolved, &fd);

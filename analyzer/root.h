@@ -8,11 +8,17 @@
 #include "util.h"
 
 typedef struct MemTree MemTree;
+typedef struct RootDirCache RootDirCache;
 
 typedef struct Root {
         int fd;        /* O_PATH fd of the root directory; -EBADF for an in-memory root */
         char *path;    /* the root as given (for display), "/" for the host */
         MemTree *mem;  /* an in-memory root (root_open_mem()): the files live here, not on a disk */
+        /* the first directories root_list_dir() listed, kept open with the type of each entry: a regular file
+         * in one is then looked at, opened and tested for emptiness relative to that directory, without
+         * resolving its path again (a unit directory of 100k files). NULL for an in-memory root. bootrace
+         * never writes under a root, so a listing stays true for the Root's lifetime. */
+        RootDirCache *cache;
 } Root;
 
 #define CHASE_SYMLINKS_MAX 40

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # bench-graph.sh: loading every unit of a tree and building its dependency graph. For each lab tree: bootrace graph
-# --offline against `systemd-analyze verify --man=no` on the same unit files (ratio); then a generated tree of
-# BENCH_GRAPH_UNITS units (default 100000, tests/bench/gen-tree.sh). Prints wall time and peak memory.
+# --offline against `systemd-analyze verify --man=no` on the same unit files (ratio); then generated
+# trees of 1000, 10000 and BENCH_GRAPH_UNITS units (default 100000; sizes: BENCH_GRAPH_SIZES; tests/bench/gen-tree.sh):
+# graph and lint over every unit, with the growth per size step. Prints wall time and peak memory.
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${BOOTRACE:=$(pwd)/bootrace}"
@@ -40,8 +41,21 @@ for suite in bullseye bookworm trixie; do
         fi
 done
 
-bash "$top_srcdir/tests/bench/gen-tree.sh" "$units" "$tmp/gen"
-n=$(find "$tmp/gen" -name '*.service' -o -name '*.socket' -o -name '*.timer' -o -name '*.target' -o -name '*.mount' | wc -l)
-read -r gt gm < <(measure "$tmp/gen.out" "$BOOTRACE" graph --systemd=257 --root="$tmp/gen")
-printf 'generated tree, %d unit files: bootrace graph %ss, peak %s kB, %d edges (target: < 2 s, < 300 MB)\n' \
-        "$n" "$gt" "$gm" "$(wc -l < "$tmp/gen.out")"
+# generated trees of growing size: graph and lint over every unit; growth per tenfold size (linear: about 10x)
+prev_gt= prev_lt= prev_n=
+for size in ${BENCH_GRAPH_SIZES:-1000 10000 $units}; do
+        rm -rf "$tmp/gen"
+        bash "$top_srcdir/tests/bench/gen-tree.sh" "$size" "$tmp/gen"
+        n=$(find "$tmp/gen" -name '*.service' -o -name '*.socket' -o -name '*.timer' -o -name '*.target' -o -name '*.mount' | wc -l)
+        read -r gt gm < <(measure "$tmp/gen.out" "$BOOTRACE" graph --systemd=257 --root="$tmp/gen")
+        read -r lt lm < <(measure "$tmp/lint.out" "$BOOTRACE" lint --quiet --systemd=257 --root="$tmp/gen")
+        printf 'generated tree, %d unit files: graph %ss, peak %s kB, %d edges; lint %ss, peak %s kB' \
+                "$n" "$gt" "$gm" "$(wc -l < "$tmp/gen.out")" "$lt" "$lm"
+        if [ -n "$prev_n" ]; then
+                printf '; %.1fx the units: graph %.1fx, lint %.1fx the time' "$(echo "$n / $prev_n" | bc -l)" \
+                        "$(echo "$gt / ($prev_gt + 0.005)" | bc -l)" "$(echo "$lt / ($prev_lt + 0.005)" | bc -l)"
+        fi
+        echo
+        prev_n=$n prev_gt=$gt prev_lt=$lt
+done
+echo "(target at 100k units: graph < 2 s and < 300 MB)"

@@ -179,6 +179,46 @@ int main(void) {
         disp = root_display_path(r, "/etc/x");
         tap_ok(disp && startswith(disp, tmpl) && endswith(disp, "/etc/x"), "display path carries the root");
 
+        /* once /etc/systemd/system is listed, its entries are answered relative to the directory kept open: the
+         * same answers as before, and an entry changed since the listing is resolved the long way, inside the
+         * root */
+        {
+                _cleanup_(strv_freep) char **names = NULL;
+                _cleanup_(freep) char *res = NULL, *t = NULL;
+                char buf[64] = {}, p[600], q[600];
+
+                tap_ok(root_list_dir(r, "/etc/systemd/system", &names) == 0 && strv_length(names) == 8,
+                       "list /etc/systemd/system (%zu entries)", strv_length(names));
+                tap_ok(r->cache != NULL, "a root on disk keeps listed directories");
+                common_checks(r);
+                k = root_open_file(r, "/etc/systemd/system/fifo.service", &fd, NULL);
+                TAP_INTEQ(k, -EBADFD, "listed: a FIFO is refused without blocking");
+                TAP_INTEQ(root_entry_type(r, "/etc/systemd/system/fifo.service"), DT_UNKNOWN,
+                          "listed: a FIFO's type is \"other\"");
+                TAP_INTEQ(root_entry_type(r, "/etc/systemd/system/nope.service"), -ENOENT, "listed: a missing entry");
+                tap_ok(root_open_file(r, "/etc/systemd/system/empty.service", &fd, &res) == 0 &&
+                               streq_ptr(res, "/etc/systemd/system/empty.service"),
+                       "listed: a regular file opens, with its in-root path (%s)", res ? res : "(null)");
+                if (fd >= 0)
+                        close(fd);
+                fd = -1;
+                /* empty.service becomes a symlink out of the root after the listing */
+                snprintf(p, sizeof p, "%s/etc/systemd/system/empty.service", tmpl);
+                snprintf(q, sizeof q, "%s/etc/systemd/system/empty.new", tmpl);
+                if (symlink("../../../../../../../../etc/hostname", q) < 0 || rename(q, p) < 0)
+                        perror("replace");
+                tap_ok(root_open_file(r, "/etc/systemd/system/empty.service", &fd, NULL) == 0 &&
+                               read(fd, buf, sizeof buf - 1) > 0 && streq(buf, "inside\n"),
+                       "listed, then replaced by an escaping symlink: the root's file is read");
+                if (fd >= 0)
+                        close(fd);
+                fd = -1;
+                TAP_INTEQ(root_null_or_empty(r, "/etc/systemd/system/empty.service"), 0,
+                          "listed, then replaced: no longer empty");
+                tap_ok(root_readlink(r, "/etc/systemd/system/loop1.service", &t) == 0 && streq_ptr(t, "loop2.service"),
+                       "listed: a symlink is read relative to its directory");
+        }
+
         mem_checks();
 
         {
