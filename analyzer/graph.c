@@ -10,6 +10,9 @@ struct Graph {
         Origin *origins;
         size_t n_origins, allocated_origins;
         Hashmap strings;    /* interned strings: key and value are the same allocation */
+        struct {
+                const char *from, *interned;
+        } recent[64];       /* callers intern the same file name or rule id again and again: by address first */
         uint32_t *out_start, *out_edges, *in_start, *in_edges; /* CSR indexes, valid when finished */
         bool finished;
         /* Caches of graph_ordered_after(), built on first use after graph_finish() and dropped with the indexes.
@@ -93,18 +96,24 @@ Graph *graph_free(Graph *g) {
 }
 
 const char *graph_intern(Graph *g, const char *s) {
+        size_t slot = ((uintptr_t) s >> 4) % ELEMENTSOF(g->recent);
         char *c;
 
         if (!s)
                 return NULL;
+        /* the same address as lately, still holding the same text (an address may be reused for another) */
+        if (g->recent[slot].from == s && streq(g->recent[slot].interned, s))
+                return g->recent[slot].interned;
         c = hashmap_get(&g->strings, s);
-        if (c)
-                return c;
-        c = strdup(s);
-        if (!c || hashmap_put(&g->strings, c, c) < 0) {
-                free(c);
-                return NULL;
+        if (!c) {
+                c = strdup(s);
+                if (!c || hashmap_put(&g->strings, c, c) < 0) {
+                        free(c);
+                        return NULL;
+                }
         }
+        g->recent[slot].from = s;
+        g->recent[slot].interned = c;
         return c;
 }
 

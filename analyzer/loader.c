@@ -15,7 +15,8 @@ typedef struct UnitDir {
         char *resolved; /* after following symlinks inside root; NULL when missing */
         char **names;   /* its entries, sorted */
         size_t n_names;
-        Hashmap name_set; /* the same names, for lookups */
+        Hashmap name_set; /* those of them that may be drop-in or dependency directories (name.d, name.wants,
+                           * name.requires, name.upholds): a small set to look them up in */
         bool extra;
 } UnitDir;
 
@@ -207,7 +208,9 @@ static int build_name_map(Loader *l, DiagList *diags) {
                 r = root_list_dir(d->root, d->path, &d->names);
                 d->n_names = r >= 0 ? strv_length(d->names) : 0;
                 for (size_t k = 0; k < d->n_names; k++)
-                        if (hashmap_put(&d->name_set, d->names[k], d->names[k]) == -ENOMEM)
+                        if ((endswith(d->names[k], ".d") || endswith(d->names[k], ".wants") ||
+                             endswith(d->names[k], ".requires") || endswith(d->names[k], ".upholds")) &&
+                            hashmap_put(&d->name_set, d->names[k], d->names[k]) == -ENOMEM)
                                 return -ENOMEM;
                 if (r == -ENOENT || r == -ENOTDIR)
                         continue;
@@ -476,7 +479,8 @@ static int found_dirs_add(FoundDirs *f, const Root *root, const char *path, Diag
         return 0;
 }
 
-/* Is entry in the directory's sorted listing? A directory that could not be listed might have it. */
+/* Is entry (a name.d, .wants, .requires or .upholds directory) in the directory's listing? A directory that could
+ * not be listed might have it. */
 static bool dir_has_entry(const UnitDir *d, const char *entry) {
         if (!d->names)
                 return true;

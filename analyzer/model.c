@@ -28,6 +28,8 @@ struct Model {
         size_t n_by_node, allocated_by_node;
         char **queue;          /* names to load */
         size_t n_queue, head_queue, allocated_queue;
+        uint8_t *node_known;   /* per node: its name was loaded or queued already (no lookup by name needed) */
+        size_t n_node_known;
         uint32_t *rule_origin; /* per dependency rule: its graph origin + 1 (0: none yet) */
         Deferred *deferred;    /* actions that need every unit loaded */
         size_t n_deferred, allocated_deferred;
@@ -58,6 +60,7 @@ Model *model_free(Model *m) {
         for (size_t i = m->head_queue; i < m->n_queue; i++)
                 free(m->queue[i]);
         free(m->queue);
+        free(m->node_known);
         free(m->rule_origin);
         free(m->deferred);
         loader_free(m->loader);
@@ -166,6 +169,15 @@ static const char *setting_value(const Model *m, const ModelUnit *mu, const char
         }
         if (!u || !mu->st)
                 return NULL;
+        /* most units do not set most keys: look for one before asking the rules what kind of key it is */
+        {
+                bool set = false;
+                for (size_t i = 0; i < u->n_settings && !set; i++)
+                        set = mu->st[i] == SETTING_EFFECTIVE && streq(u->settings[i].key, key) &&
+                              streq(u->settings[i].section, section);
+                if (!set)
+                        return NULL;
+        }
         k = rules_key_lookup(m->rules, u->type, section, key, m->opts.systemd);
         if (k && k->kind != KEY_SINGLE) {
                 for (size_t i = 0; i < u->n_settings; i++) {
@@ -455,7 +467,22 @@ static int add_edge_by_name(Model *m, ModelUnit *mu, DepType t, const char *name
         r = graph_add_edge(m->graph, mu->node, t, to, origin);
         if (r < 0)
                 return r;
-        return enqueue(m, name);
+        if (to < m->n_node_known && m->node_known[to])
+                return 0;
+        r = enqueue(m, name);
+        if (r < 0)
+                return r;
+        if (to >= m->n_node_known) {
+                size_t n = MAX((size_t) to + 1, m->n_node_known * 2);
+                uint8_t *k = realloc(m->node_known, n);
+                if (!k)
+                        return -ENOMEM;
+                memset(k + m->n_node_known, 0, n - m->n_node_known);
+                m->node_known = k;
+                m->n_node_known = n;
+        }
+        m->node_known[to] = 1;
+        return 0;
 }
 
 static int rule_origin(Model *m, size_t i, uint32_t *ret) {
