@@ -199,12 +199,94 @@ static int edge_cmp(const void *x, const void *y) {
         return 0;
 }
 
+/* Edges are sorted in place (glibc's qsort() would allocate a copy of the array, 26 MB for 100k units): quicksort
+ * with the median of three, the smaller side first, insertion sort for short runs and heapsort when the
+ * partitions stay unbalanced. Equal edges are identical, so the order is the same whatever the algorithm. */
+static void edge_swap(GraphEdge *a, GraphEdge *b) {
+        GraphEdge t = *a;
+        *a = *b;
+        *b = t;
+}
+
+static void edge_sift_down(GraphEdge *e, size_t start, size_t n) {
+        size_t root = start;
+
+        while (2 * root + 1 < n) {
+                size_t child = 2 * root + 1;
+                if (child + 1 < n && edge_cmp(&e[child], &e[child + 1]) < 0)
+                        child++;
+                if (edge_cmp(&e[root], &e[child]) >= 0)
+                        return;
+                edge_swap(&e[root], &e[child]);
+                root = child;
+        }
+}
+
+static void edge_heapsort(GraphEdge *e, size_t n) {
+        for (size_t i = n / 2; i > 0; i--)
+                edge_sift_down(e, i - 1, n);
+        for (size_t end = n; end > 1; end--) {
+                edge_swap(&e[0], &e[end - 1]);
+                edge_sift_down(e, 0, end - 1);
+        }
+}
+
+static void edge_sort(GraphEdge *e, size_t n, unsigned depth) {
+        while (n > 16) {
+                size_t mid = n / 2, i = 0, j = n - 1;
+                GraphEdge pivot;
+
+                if (depth-- == 0) {
+                        edge_heapsort(e, n);
+                        return;
+                }
+                if (edge_cmp(&e[mid], &e[0]) < 0)
+                        edge_swap(&e[mid], &e[0]);
+                if (edge_cmp(&e[n - 1], &e[0]) < 0)
+                        edge_swap(&e[n - 1], &e[0]);
+                if (edge_cmp(&e[n - 1], &e[mid]) < 0)
+                        edge_swap(&e[n - 1], &e[mid]);
+                pivot = e[mid];
+                /* Hoare partition: e[0..j] <= pivot <= e[j+1..n-1] */
+                for (;;) {
+                        while (edge_cmp(&e[i], &pivot) < 0)
+                                i++;
+                        while (edge_cmp(&pivot, &e[j]) < 0)
+                                j--;
+                        if (i >= j)
+                                break;
+                        edge_swap(&e[i], &e[j]);
+                        i++;
+                        j--;
+                }
+                if (j + 1 < n - j - 1) {
+                        edge_sort(e, j + 1, depth);
+                        e += j + 1;
+                        n -= j + 1;
+                } else {
+                        edge_sort(e + j + 1, n - j - 1, depth);
+                        n = j + 1;
+                }
+        }
+        for (size_t i = 1; i < n; i++) {
+                GraphEdge x = e[i];
+                size_t k = i;
+                for (; k > 0 && edge_cmp(&e[k - 1], &x) > 0; k--)
+                        e[k] = e[k - 1];
+                e[k] = x;
+        }
+}
+
 int graph_finish(Graph *g) {
         size_t n = 0;
 
         drop_indexes(g);
-        if (g->n_edges > 0)
-                qsort(g->edges, g->n_edges, sizeof(GraphEdge), edge_cmp);
+        if (g->n_edges > 0) {
+                unsigned depth = 0;
+                for (size_t k = g->n_edges; k > 0; k /= 2)
+                        depth += 2;
+                edge_sort(g->edges, g->n_edges, depth);
+        }
         for (size_t i = 0; i < g->n_edges; i++)
                 if (g->edges[i].from != g->edges[i].to && (n == 0 || edge_cmp(&g->edges[n - 1], &g->edges[i]) != 0))
                         g->edges[n++] = g->edges[i];

@@ -71,7 +71,7 @@ static unsigned rnd(unsigned k) {
  * queries: every b asked many times (the cache), random pairs, pairs inside cycles. */
 static void random_graphs(void) {
         static const DepType types[] = { DEP_AFTER, DEP_AFTER, DEP_BEFORE, DEP_BEFORE, DEP_WANTS, DEP_REQUIRES };
-        unsigned bad = 0, queries = 0, positive = 0;
+        unsigned bad = 0, queries = 0, positive = 0, unsorted = 0;
 
         for (unsigned round = 0; round < 40; round++) {
                 unsigned nn = 5 + rnd(round < 20 ? 30 : 400), per_node = 1 + rnd(3);
@@ -93,6 +93,14 @@ static void random_graphs(void) {
                         if (rnd(3) == 0)
                                 graph_add_edge(g, i, rnd(2) ? DEP_AFTER : DEP_BEFORE, hub, o);
                 graph_finish(g);
+                for (size_t i = 1; i < graph_edge_count(g); i++) {
+                        const GraphEdge *x = graph_edge(g, i - 1), *y = graph_edge(g, i);
+                        if (!(x->from < y->from ||
+                              (x->from == y->from && (x->type < y->type ||
+                                                      (x->type == y->type && (x->to < y->to ||
+                                                                              (x->to == y->to && x->origin < y->origin)))))))
+                                unsorted++;
+                }
                 for (unsigned q = 0; q < nn * 6; q++) {
                         uint32_t a = rnd(nn), b = q % 3 == 0 ? hub : q % 3 == 1 ? rnd(nn) : (uint32_t) (q / 3) % nn;
                         uint32_t *c1 = NULL, *c2 = NULL;
@@ -114,6 +122,7 @@ static void random_graphs(void) {
         tap_ok(bad == 0, "random graphs: %u of %u queries (%u ordered) as a plain search answers them", queries - bad,
                queries, positive);
         tap_ok(positive > queries / 10 && positive < queries - queries / 10, "both answers occur often");
+        TAP_INTEQ(unsorted, 0, "random graphs: edges sorted by (from, type, to, origin), no duplicates");
 }
 
 int main(void) {
