@@ -893,7 +893,7 @@ static int load_dropins(const Loader *l, Unit *u, DiagList *diags) {
         return r;
 }
 
-int loader_load(Loader *l, const char *name, Unit **ret, DiagList *diags) {
+static int load_unit(Loader *l, const char *name, bool identify_only, Unit **ret, DiagList *diags) {
         _cleanup_(unit_freep) Unit *u = NULL;
         _cleanup_(freep) char *instance = NULL, *template = NULL;
         const NameEntry *frag;
@@ -1042,7 +1042,7 @@ int loader_load(Loader *l, const char *name, Unit **ret, DiagList *diags) {
                         *ret = TAKE_PTR(u);
                         return 0;
                 }
-                r = read_into_unit(l, u, root, frag->path, false, diags);
+                r = identify_only ? 0 : read_into_unit(l, u, root, frag->path, false, diags);
                 if (r == -ENOMEM)
                         return r;
                 if (r < 0) {
@@ -1054,6 +1054,10 @@ int loader_load(Loader *l, const char *name, Unit **ret, DiagList *diags) {
                 u->load_error = -ENOENT;
         }
 
+        if (identify_only) {
+                *ret = TAKE_PTR(u);
+                return 0;
+        }
         r = load_dropins(l, u, diags);
         if (r < 0)
                 return r;
@@ -1070,4 +1074,12 @@ int loader_load(Loader *l, const char *name, Unit **ret, DiagList *diags) {
         }
         *ret = TAKE_PTR(u);
         return 0;
+}
+
+int loader_load(Loader *l, const char *name, Unit **ret, DiagList *diags) {
+        return load_unit(l, name, false, ret, diags);
+}
+
+int loader_identify(Loader *l, const char *name, Unit **ret, DiagList *diags) {
+        return load_unit(l, name, true, ret, diags);
 }

@@ -34,6 +34,9 @@ static inline void loader_freep(Loader **l) {
 /* Loads the unit called name. A unit that cannot be found or parsed is still returned, with load_state
  * not-found/error/masked, so callers can show what happened. Returns -EINVAL for invalid names. */
 int loader_load(Loader *l, const char *name, Unit **ret, DiagList *diags);
+/* loader_load() up to knowing the unit: its id, names, fragment path and whether it is masked, not found or a
+ * broken alias; its files are not read (no settings, drop-ins or links). For listing the units of a tree. */
+int loader_identify(Loader *l, const char *name, Unit **ret, DiagList *diags);
 
 /* The search path actually used (display paths), highest priority first. */
 char **loader_search_path(const Loader *l);

@@ -166,7 +166,7 @@ static int collect_root_units(const Root *root, unsigned v, char ***names, DiagL
 
                 if (lint_unit_name(*n, &name) < 0)
                         return -ENOMEM;
-                if (loader_load(l, name, &u, NULL) < 0 || u->load_state == LOAD_MASKED || !u->fragment_path)
+                if (loader_identify(l, name, &u, NULL) < 0 || u->load_state == LOAD_MASKED || !u->fragment_path)
                         continue;
                 if (hashmap_get(&seen, u->id))
                         continue;
