@@ -129,6 +129,44 @@ int main(void) {
                "a .wants entry linked to /dev/null is disabled");
         unit_free(u);
 
+        /* loader_identify(): the same unit as loader_load() (id, names, fragment, state), its files unread */
+        {
+                static const char * const names[] = { "a.service", "alias-t@x.service", "m.service",
+                                                       "nothere.service", "nothere.mount", "x-y-z.service",
+                                                       "multi-user.target", "t@.service", NULL };
+                _cleanup_(loader_freep) Loader *l = NULL;
+                _cleanup_(diag_list_done) DiagList d = {};
+                unsigned same = 0, unread = 0, n = 0;
+
+                if (loader_new(&(LoaderOptions) { .root = r, .systemd = 252 }, &l, &d) >= 0)
+                        for (const char * const *nm = names; *nm; nm++, n++) {
+                                Unit *full = NULL, *id = NULL;
+                                bool names_same;
+                                if (loader_load(l, *nm, &full, &d) < 0 || loader_identify(l, *nm, &id, &d) < 0) {
+                                        unit_free(full);
+                                        unit_free(id);
+                                        continue;
+                                }
+                                names_same = strv_length(full->names) == strv_length(id->names);
+                                for (size_t k = 0; names_same && full->names[k]; k++)
+                                        names_same = streq(full->names[k], id->names[k]);
+                                if (streq(full->id, id->id) && names_same &&
+                                    streq_ptr(full->fragment_path, id->fragment_path) &&
+                                    (full->load_state == id->load_state ||
+                                     (full->load_state == LOAD_ERROR && id->load_state == LOAD_LOADED)))
+                                        same++;
+                                else
+                                        tap_diag("%s: %s/%s vs %s/%s", *nm, full->id, load_state_to_string(full->load_state),
+                                                 id->id, load_state_to_string(id->load_state));
+                                unread += id->n_settings == 0 && id->n_sources == 0 && id->n_links == 0;
+                                unit_free(full);
+                                unit_free(id);
+                        }
+                tap_ok(n > 0 && same == n, "identify: %u of %u names give the unit loading gives", same, n);
+                tap_ok(n > 0 && unread == n, "identify: no file is read (%u of %u without settings, sources, links)",
+                       unread, n);
+        }
+
         {
                 char cmd[600];
                 snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpl);
