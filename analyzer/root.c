@@ -378,14 +378,16 @@ static int mem_chase(const MemTree *t, const char *path, ChaseFlags flags, char 
         return missing ? 1 : 0;
 }
 
-/* A directory root_list_dir() listed: its O_PATH fd, its resolved in-root path, and each entry's d_type + 1 (0:
- * the file system did not say). */
+/* A directory root_list_dir() listed: its O_PATH fd, its resolved in-root path, and per entry its d_type
+ * (DT_UNKNOWN: the file system did not say) and, once asked, whether the regular file is empty. */
 typedef struct CachedDir {
         char *path;      /* as listed (the key) */
         char *resolved;
         int fd;
         char **names;    /* own the entries' keys */
-        Hashmap entries; /* name -> d_type + 1, as a pointer-sized integer */
+        Hashmap entries; /* name -> its index + 1, as a pointer-sized integer */
+        unsigned char *types;
+        signed char *empty; /* -1 not known yet, 0 no, 1 yes */
 } CachedDir;
 
 #define ROOT_DIR_CACHE_MAX 64
@@ -396,7 +398,8 @@ struct RootDirCache {
 };
 
 /* The cached directory entry at path ("DIR/NAME", DIR exactly as listed): its directory and d_type, or NULL. */
-static const CachedDir *cached_entry(const Root *r, const char *path, const char **ret_name, int *ret_type) {
+static const CachedDir *cached_entry_index(const Root *r, const char *path, const char **ret_name, int *ret_type,
+                                          size_t *ret_index) {
         const char *slash;
         const CachedDir *d;
         char dir[PATH_MAX];
@@ -412,8 +415,14 @@ static const CachedDir *cached_entry(const Root *r, const char *path, const char
                 return NULL;
         v = hashmap_get(&d->entries, slash + 1);
         *ret_name = slash + 1;
-        *ret_type = v ? (int) ((uintptr_t) v - 1) : -ENOENT;
+        *ret_type = v ? (int) d->types[(uintptr_t) v - 1] : -ENOENT;
+        if (ret_index)
+                *ret_index = v ? (size_t) ((uintptr_t) v - 1) : SIZE_MAX;
         return d;
+}
+
+static const CachedDir *cached_entry(const Root *r, const char *path, const char **ret_name, int *ret_type) {
+        return cached_entry_index(r, path, ret_name, ret_type, NULL);
 }
 
 int root_open_mem(MemTree *t, const char *name, Root **ret) {
@@ -474,6 +483,8 @@ static void dir_cache_free(RootDirCache *c) {
                 free(d->resolved);
                 hashmap_done(&d->entries);
                 strv_free(d->names);
+                free(d->types);
+                free(d->empty);
                 free(d);
         }
         hashmap_done(&c->dirs);
@@ -912,11 +923,16 @@ static int cache_dir(const Root *r, const char *path, char **resolved, int *fd, 
         d->fd = -EBADF;
         d->path = strdup(path);
         d->names = strv_copy(names);
-        if (!d->path || !d->names)
+        d->types = malloc(n + 1);
+        d->empty = malloc(n + 1);
+        if (!d->path || !d->names || !d->types || !d->empty)
                 goto fail;
-        for (size_t i = 0; i < n; i++)
-                if (hashmap_put(&d->entries, d->names[i], (void *) (uintptr_t) (types[i] + 1)) == -ENOMEM)
+        for (size_t i = 0; i < n; i++) {
+                d->types[i] = types[i];
+                d->empty[i] = -1;
+                if (hashmap_put(&d->entries, d->names[i], (void *) (uintptr_t) (i + 1)) == -ENOMEM)
                         goto fail;
+        }
         if (hashmap_put(&r->cache->dirs, d->path, d) < 0)
                 goto fail;
         d->resolved = TAKE_PTR(*resolved);
@@ -925,6 +941,8 @@ static int cache_dir(const Root *r, const char *path, char **resolved, int *fd, 
 fail:
         hashmap_done(&d->entries);
         strv_free(d->names);
+        free(d->types);
+        free(d->empty);
         free(d->path);
         free(d);
         return -ENOMEM;
@@ -1043,10 +1061,16 @@ int root_null_or_empty(const Root *r, const char *path) {
                  * that is in dev/, never a unit directory, and its fast path would answer it all the same) */
                 const char *name;
                 int type;
-                const CachedDir *d = cached_entry(r, path, &name, &type);
-                if (d && type == DT_REG && fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) >= 0 &&
-                    S_ISREG(st.st_mode) && !streq(d->resolved, "/dev"))
-                        return st.st_size == 0;
+                size_t i;
+                const CachedDir *d = cached_entry_index(r, path, &name, &type, &i);
+                if (d && type == DT_REG && !streq(d->resolved, "/dev")) {
+                        if (d->empty[i] >= 0)
+                                return d->empty[i];
+                        if (fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) >= 0 && S_ISREG(st.st_mode)) {
+                                d->empty[i] = st.st_size == 0;
+                                return d->empty[i];
+                        }
+                }
         }
         /* most paths exist: resolve fast; only a missing target needs the walk that keeps the missing tail */
         e = root_chase(r, path, 0, &resolved, &fd);

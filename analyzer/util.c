@@ -192,8 +192,15 @@ int read_full_fd(int fd, size_t max, char **ret, size_t *ret_size) {
         for (;;) {
                 ssize_t k;
 
-                if (GREEDY_REALLOC(buf, allocated, n + 65536 + 1) < 0)
-                        return -ENOMEM;
+                /* room for the size fstat() gave and one byte more (a file that grew, or EOF), then more */
+                if (n + 1 >= allocated) {
+                        size_t want = allocated == 0 ? (size_t) st.st_size + 2 : MAX(allocated * 2, (size_t) 4096);
+                        char *b = realloc(buf, want);
+                        if (!b)
+                                return -ENOMEM;
+                        buf = b;
+                        allocated = want;
+                }
                 k = read(fd, buf + n, allocated - n - 1);
                 if (k < 0) {
                         if (errno == EINTR)

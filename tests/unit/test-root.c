@@ -163,6 +163,7 @@ int main(void) {
         mk("usr/lib/systemd/system/a.service", "[Unit]\n");
         mk("etc/hostname", "inside\n");
         mk("etc/systemd/system/empty.service", "");
+        mk("etc/systemd/system/fresh.service", "");
         ln("/etc/hostname", "etc/systemd/system/abs.service");
         ln("../../../../../../../../etc/hostname", "etc/systemd/system/dotdot.service");
         ln("/dev/null", "etc/systemd/system/masked.service");
@@ -187,7 +188,7 @@ int main(void) {
                 _cleanup_(freep) char *res = NULL, *t = NULL;
                 char buf[64] = {}, p[600], q[600];
 
-                tap_ok(root_list_dir(r, "/etc/systemd/system", &names) == 0 && strv_length(names) == 8,
+                tap_ok(root_list_dir(r, "/etc/systemd/system", &names) == 0 && strv_length(names) == 9,
                        "list /etc/systemd/system (%zu entries)", strv_length(names));
                 tap_ok(r->cache != NULL, "a root on disk keeps listed directories");
                 common_checks(r);
@@ -198,7 +199,7 @@ int main(void) {
                 TAP_INTEQ(root_entry_type(r, "/etc/systemd/system/nope.service"), -ENOENT, "listed: a missing entry");
                 tap_ok(root_open_file(r, "/etc/systemd/system/empty.service", &fd, &res) == 0 &&
                                streq_ptr(res, "/etc/systemd/system/empty.service"),
-                       "listed: a regular file opens, with its in-root path (%s)", res ? res : "(null)");
+                       "listed: a regular file opens, with its in-root path");
                 if (fd >= 0)
                         close(fd);
                 fd = -1;
@@ -213,8 +214,15 @@ int main(void) {
                 if (fd >= 0)
                         close(fd);
                 fd = -1;
-                TAP_INTEQ(root_null_or_empty(r, "/etc/systemd/system/empty.service"), 0,
-                          "listed, then replaced: no longer empty");
+                /* fresh.service, not looked at yet, becomes a symlink out of the root too */
+                snprintf(p, sizeof p, "%s/etc/systemd/system/fresh.service", tmpl);
+                snprintf(q, sizeof q, "%s/etc/systemd/system/fresh.new", tmpl);
+                if (symlink("../../../../../../../../etc/hostname", q) < 0 || rename(q, p) < 0)
+                        perror("replace");
+                TAP_INTEQ(root_null_or_empty(r, "/etc/systemd/system/fresh.service"), 0,
+                          "listed, then replaced before anyone asked: the root's non-empty file, no mask");
+                TAP_INTEQ(root_null_or_empty(r, "/etc/systemd/system/empty.service"), 1,
+                          "listed and asked: the first answer stands (a snapshot, like the listing)");
                 tap_ok(root_readlink(r, "/etc/systemd/system/loop1.service", &t) == 0 && streq_ptr(t, "loop2.service"),
                        "listed: a symlink is read relative to its directory");
         }
