@@ -122,6 +122,20 @@ int main(void) {
         tap_ok(edge(240, "srv-data.mount", DEP_BEFORE, "local-fs.target") != NULL, "240 regressed on nofail");
         tap_ok(edge(252, "srv-data.mount", DEP_REQUIRES, "dev-sdb1.device") != NULL, "mount requires its device");
         tap_ok(edge(252, "srv-data.mount", DEP_AFTER, "blockdev@dev-sdb1.target") != NULL, "245+: blockdev target");
+
+        /* perpetual units */
+        tap_ok(has_rule(252, "init.scope", DEP_REQUIRES, "-.slice", "slice-init-scope") &&
+               has_rule(257, "init.scope", DEP_AFTER, "-.slice", "slice-init-scope"),
+               "init.scope: Requires+After=-.slice (its slice)");
+        tap_ok(!edge(252, "init.scope", DEP_REQUIRES, "system.slice"), "init.scope is not in system.slice");
+        tap_ok(!edge(225, "init.scope", DEP_REQUIRES, "-.slice"), "225: no init.scope yet");
+        tap_ok(!edge(252, "-.mount", DEP_AFTER, "systemd-journald.socket") &&
+               !edge(257, "-.mount", DEP_AFTER, "systemd-journald.socket"),
+               "-.mount: no After=systemd-journald.socket (PID 1 sets its output to null)");
+        tap_ok(edge(252, "srv-data.mount", DEP_AFTER, "systemd-journald.socket") != NULL,
+               "another mount keeps it (default output journal)");
+        tap_ok(!edge(252, "tmp.mount", DEP_AFTER, "swap.target"),
+               "no mount table: tmp.mount's type is unknown");
         (void) edge(0, NULL, 0, NULL);
 
         /* a broken rule names its file and line */
