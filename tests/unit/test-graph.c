@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The graph module: interning, origins, sorting and duplicate removal, self edges, indexes both ways, edge lookup,
- * ordering chains through After= and Before=, and reachability. */
+ * ordering chains through After= and Before=, reachability, and removal by a predicate. */
 #include "graph.h"
 #include "tap.h"
+
+static bool drop_origin(const GraphEdge *e, void *userdata) {
+        return e->origin == *(uint32_t *) userdata;
+}
 
 static uint32_t node(Graph *g, const char *n) {
         uint32_t i = UINT32_MAX;
@@ -68,6 +72,13 @@ int main(void) {
         /* edges added after finish are indexed by the next finish */
         tap_ok(graph_add_edge(g, b, DEP_AFTER, d, o1) == 0 && graph_finish(g) == 0, "add after finish");
         tap_ok(graph_ordered_after(g, a, d, NULL, NULL) == 1, "now a runs after d");
+
+        /* removing edges by a predicate: the graph is indexed again by the next finish */
+        TAP_INTEQ(graph_remove_edges(g, drop_origin, &o2), 2, "the two edges of origin 2 removed");
+        tap_ok(graph_finish(g) == 0 && !graph_has_edge(g, c, DEP_BEFORE, b) &&
+               graph_has_edge(g, a, DEP_AFTER, b) && graph_has_edge(g, d, DEP_REQUIRES, c),
+               "c Before b is gone, a After b (origin 1 too) stays");
+        TAP_INTEQ(graph_edge_count(g), 4, "four edges left");
         graph_free(g);
 
         TAP_STREQ(dep_type_to_string(DEP_BINDS_TO), "BindsTo", "type names");
