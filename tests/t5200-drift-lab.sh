@@ -1,15 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # bootrace drift against a real PID 1: the lab's trees booted with systemd-nspawn, reached from the host through
-# the container's system bus socket, the model built from the container's own root (/proc/LEADER/root). The
-# lab's units (racy-*, lab-*) must show no drift at all; over every loaded unit the drift must be exactly the
-# explained model gaps of fixtures/drift/SUITE.explained (each with its reason), no more and no fewer. Each
-# container is powered off at the end, whatever happened.
+# the container's system bus socket, the model built from the container's own root (/proc/LEADER/root) and its
+# PID 1's mount table (/proc/1/mountinfo there). The lab's units (racy-*, lab-*) must show no drift at all; over
+# every loaded unit the drift must be exactly the explained model gaps of fixtures/drift/SUITE.explained (each
+# with its reason), no more and no fewer. A drop-in PID 1 has not read (no daemon-reload) must show as a
+# difference with the model's origin. Each container is powered off at the end, whatever happened.
 . "$(dirname "$0")/lib.sh"
 if [ -n "${BOOTRACE_BIN:-}" ]; then BR=$BOOTRACE; else BR="${WRAPPER:+$WRAPPER }$BOOTRACE"; fi
 export BR
 
-SUITES="bookworm trixie"
+SUITES="bullseye bookworm trixie"
 # shellcheck disable=SC2086
 lab_require $SUITES
 command -v nsenter > /dev/null || skip_all "nsenter not installed"
@@ -107,11 +108,19 @@ for x in d[\"differences\"]:
     assert x[\"side\"] in (\"only-live\", \"only-model\"), x
     assert (x[\"side\"] == \"only-model\") == bool(x[\"origins\"]), x
 " "$W/all.json" "$n" "$W/all.txt"'
-        test_expect "$SUITE: a unit PID 1 and the model disagree on is reported (exit 1) with the model origin" sh -c '
-                u=$(sed -n "s/^\([^ ]*\) .*only model (origin: .*)\$/\1/p" "$W/all.txt" | head -1)
-                [ -n "$u" ] || { echo "no only-model difference to look at"; exit 0; }
+        test_expect "$SUITE: a drop-in PID 1 has not read is reported (exit 1) with the model origin" sh -c '
+                u=$(nsenter -t "$L" -a systemctl list-units --all --no-legend --plain "racy-*" |
+                    awk "NR == 1 { print \$1 }")
+                [ -n "$u" ] || { echo "no racy unit"; exit 1; }
+                d=$R/run/systemd/system/$u.d
+                mkdir -p "$d" &&
+                        printf "[Unit]\nAfter=bootrace-drift-probe.target\n" > "$d/bootrace-drift.conf" || exit 1
                 rc=0; $BR drift -q --root="$R" -- "$u" > "$W/one.txt" || rc=$?
-                [ $rc = 1 ] && grep -q "^$u .*only model (origin: " "$W/one.txt"'
+                rm -f "$d/bootrace-drift.conf"; rmdir "$d" 2> /dev/null
+                cat "$W/one.txt"
+                [ $rc = 1 ] && [ "$(wc -l < "$W/one.txt")" = 1 ] &&
+                        grep -q "^$u After bootrace-drift-probe.target: only model (origin: drop-in \
+.*/bootrace-drift.conf:2)\$" "$W/one.txt"'
         poweroff
 done
 test_expect "drift: a unit name that is no unit name -> exit 2" expect_exit 2 bootrace drift -q /etc/x.service
