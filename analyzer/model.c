@@ -1095,8 +1095,10 @@ static bool where_is_extrinsic(const char *where) {
  * by line. A line that names a new mount unit with default dependencies adds them by name at once (from
  * 250), and loading those targets loads everything they reference while the rest of the table is still unread: a
  * mount without a unit file referenced then is loaded not-found, and when its line comes PID 1 only adds the
- * table's dependencies (mount_setup_existing_unit()). Marks such units reference_stub. Device units are left
- * out (none in containers; on a host a device line may make PID 1 load a little earlier). */
+ * table's dependencies (mount_setup_existing_unit()). Marks such units reference_stub. Not modelled: device
+ * units (none in containers; on a host a device line may make PID 1 load a little earlier), mounts made after
+ * start-up that something referenced before (stubs too, but the table does not say when a mount came), and a
+ * later change of a parent mount (a remount of / gives a stub its After=-.mount after all). */
 static int find_reference_stubs(Model *m) {
         const MountTable *t = m->opts.mount_table;
         _cleanup_(freep) uint8_t *state = NULL;
