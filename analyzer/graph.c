@@ -277,6 +277,19 @@ static void edge_sort(GraphEdge *e, size_t n, unsigned depth) {
         }
 }
 
+size_t graph_remove_edges(Graph *g, bool (*drop)(const GraphEdge *e, void *userdata), void *userdata) {
+        size_t n = 0, removed;
+
+        drop_indexes(g);
+        g->finished = false;
+        for (size_t i = 0; i < g->n_edges; i++)
+                if (!drop(&g->edges[i], userdata))
+                        g->edges[n++] = g->edges[i];
+        removed = g->n_edges - n;
+        g->n_edges = n;
+        return removed;
+}
+
 int graph_finish(Graph *g) {
         size_t n = 0;
 

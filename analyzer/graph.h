@@ -67,6 +67,9 @@ int graph_add_edge(Graph *g, uint32_t from, DepType type, uint32_t to, uint32_t 
 /* Sorts the edges by (from, type, to, origin), drops duplicates and edges of a node to itself (systemd ignores
  * those), and builds the forward and reverse indexes. */
 int graph_finish(Graph *g);
+/* Removes every edge for which drop(edge, userdata) is true; the graph needs graph_finish() again.
+ * Returns the number of edges removed. */
+size_t graph_remove_edges(Graph *g, bool (*drop)(const GraphEdge *e, void *userdata), void *userdata);
 
 size_t graph_edge_count(const Graph *g);
 const GraphEdge *graph_edge(const Graph *g, size_t i);

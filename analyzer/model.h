@@ -8,6 +8,7 @@
 
 #include "graph.h"
 #include "loader.h"
+#include "mount-table.h"
 #include "rules.h"
 #include "unit-settings.h"
 
@@ -21,6 +22,9 @@ typedef struct ModelOptions {
         bool offline;       /* as systemd-analyze verify sees units (its manager defaults, no mount table) */
         bool no_base;       /* never use the base model */
         char **mounted;     /* mount points known from the mount table: their mount units exist without a file */
+        /* the running system's mount table in PID 1's order, or NULL: file system types of mounts without
+         * Type=, and which mount units PID 1 loaded as references before the table named them */
+        const MountTable *mount_table;
         const char *generator_dir; /* offline generator output searched as /run/systemd/generator, or NULL */
 } ModelOptions;
 
@@ -40,6 +44,9 @@ typedef struct ModelUnit {
         bool loaded;        /* load state "loaded" (a unit without a file may be loaded: slices, -.mount, ...) */
         bool default_deps;
         bool target;        /* asked for by model_add() */
+        /* a mount PID 1 loaded as a reference before the mount table named it: it has only the table's
+         * dependencies (no exec, no slice, its mounts-for paths unexpanded) */
+        bool reference_stub;
         MountsFor *mounts_for;
         size_t n_mounts_for;
         char **set_keys, **set_values; /* normalisations from <set> rules */

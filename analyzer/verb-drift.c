@@ -49,6 +49,24 @@ static char *root_distro(const Root *root) {
         return NULL;
 }
 
+/* PID 1's mount table, from the root's /proc/1/mountinfo (the root is the running system's, such as
+ * /proc/LEADER/root of a container, whose /proc is the container's). Returns 0, or -errno when there is
+ * none. */
+static int root_mount_table(const Root *root, MountTable *ret) {
+        _cleanup_(closep) int fd = -EBADF;
+        _cleanup_(freep) char *text = NULL;
+        size_t size;
+        int r;
+
+        r = root_open_file(root, "/proc/1/mountinfo", &fd, NULL);
+        if (r < 0)
+                return r;
+        r = read_full_fd(fd, 64 * 1024 * 1024, &text, &size);
+        if (r < 0)
+                return r;
+        return mount_table_parse_mountinfo(text, ret);
+}
+
 /* The mount points of the running system: every active .mount unit's path. */
 static int live_mount_points(const LiveSystem *s, char ***ret) {
         _cleanup_(strv_freep) char **l = NULL;
@@ -132,6 +150,8 @@ int verb_drift(int argc, char *argv[], Context *ctx) {
         _cleanup_(strv_freep) char **mounted = NULL, **units = NULL;
         _cleanup_(freep) char *distro = NULL;
         _cleanup_(diag_list_done) DiagList diags = {};
+        MountTable table = {};
+        bool have_table = false;
         Drift d = {};
         LiveArgs a = {};
         BusTarget t = {};
@@ -194,6 +214,15 @@ int verb_drift(int argc, char *argv[], Context *ctx) {
         distro = root_distro(root);
         if (live_mount_points(s, &mounted) < 0)
                 goto oom;
+        r = root_mount_table(root, &table);
+        if (r == -ENOMEM)
+                goto oom;
+        if (r < 0)
+                (void) diag_add(&diags, DIAG_NOTICE, NULL, 0,
+                                "%s/proc/1/mountinfo: %s; file system types of mounts without a file "
+                                "and the order PID 1 read the mount table in are unknown",
+                                rootdir, strerror(-r));
+        have_table = r >= 0;
         r = model_new(&(ModelOptions) {
                               .root = root,
                               .systemd = s->manager.version_major,
@@ -201,6 +230,7 @@ int verb_drift(int argc, char *argv[], Context *ctx) {
                               /* the root is the whole system: a unit it lacks is not-found for PID 1 too */
                               .no_base = true,
                               .mounted = mounted,
+                              .mount_table = have_table ? &table : NULL,
                       },
                       rules, &model, &diags);
         if (r < 0) {
@@ -244,6 +274,7 @@ oom:
         log_error("out of memory");
 finish:
         drift_done(&d);
+        mount_table_done(&table);
         live_args_done(&a);
         return ret;
 }

@@ -1,78 +1,35 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # bootrace drift against a real PID 1: the lab's trees booted with systemd-nspawn, reached from the host through
-# the container's system bus socket, the model built from the container's own root (/proc/LEADER/root). The
-# lab's units (racy-*, lab-*) must show no drift at all; over every loaded unit the drift must be exactly the
-# explained model gaps of fixtures/drift/SUITE.explained (each with its reason), no more and no fewer. Each
-# container is powered off at the end, whatever happened.
+# the container's system bus socket, the model built from the container's own root (/proc/LEADER/root) and its
+# PID 1's mount table (/proc/1/mountinfo there). The lab's units (racy-*, lab-*) must show no drift at all; over
+# every loaded unit the drift must be exactly the explained model gaps of fixtures/drift/SUITE.explained (each
+# with its reason), no more and no fewer. A drop-in PID 1 has not read (no daemon-reload) must show as a
+# difference with the model's origin. Each container is powered off at the end, whatever happened.
 . "$(dirname "$0")/lib.sh"
 if [ -n "${BOOTRACE_BIN:-}" ]; then BR=$BOOTRACE; else BR="${WRAPPER:+$WRAPPER }$BOOTRACE"; fi
 export BR
 
-SUITES="bookworm trixie"
+SUITES="bullseye bookworm trixie"
 # shellcheck disable=SC2086
 lab_require $SUITES
 command -v nsenter > /dev/null || skip_all "nsenter not installed"
 command -v python3 > /dev/null || skip_all "python3 not installed"
 
-export LAB_SRV=${LAB_SRV:-/srv/lab} LAB_DATA=$TMP/labdata LAB_LOGS=$TMP/lablogs FIXTURES
-if [ -d /sys/fs/cgroup/unified ] && [ -d /sys/fs/cgroup/systemd ]; then CG=/sys/fs/cgroup/unified; else CG=/sys/fs/cgroup; fi
-L= BOOT_PID= SUITE=
-
-# Our container, not another test's boot of the same tree: lab_nspawn puts it in the cgroup lab-SUITE-PID, PID
-# being lab-boot.sh's. Its PID 1 is the process there whose PID in its own namespace is 1.
-our_leader() {
-        local f p
-        for f in "$CG/lab-$SUITE-$BOOT_PID/payload/init.scope/cgroup.procs" \
-                 "$CG/lab-$SUITE-$BOOT_PID/payload/cgroup.procs"; do
-                [ -r "$f" ] || continue
-                for p in $(cat "$f"); do
-                        awk '/^NSpid:/ { exit ($NF == 1) ? 0 : 1 }' "/proc/$p/status" 2> /dev/null &&
-                                { echo "$p"; return 0; }
-                done
-        done
-        return 1
-}
-poweroff() {
-        local p
-        [ -n "$BOOT_PID" ] || return 0
-        [ -n "$L" ] && kill -s RTMIN+4 "$L" 2> /dev/null
-        for _ in $(seq 300); do kill -0 "$BOOT_PID" 2> /dev/null || break; sleep 0.1; done
-        if kill -0 "$BOOT_PID" 2> /dev/null; then
-                # no clean poweroff: SIGTERM makes our nspawn halt the container
-                for p in $(cat "$CG/lab-$SUITE-$BOOT_PID"/cgroup.procs \
-                               "$CG/lab-$SUITE-$BOOT_PID"/supervisor/cgroup.procs 2> /dev/null); do
-                        [ "$(cat "/proc/$p/comm" 2> /dev/null)" = systemd-nspawn ] && kill "$p"
-                done
-                wait "$BOOT_PID" 2> /dev/null
-        fi
-        wait "$BOOT_PID" 2> /dev/null
-        L= BOOT_PID=
-}
-trap 'poweroff; _test_exit' EXIT
+. "$(dirname "$0")/lab-container-lib.sh"
+trap 'lab_container_poweroff; _test_exit' EXIT
 
 # The drift's lines without their origins, sorted; the explained list's lines without their reasons, sorted.
 strip_origin() { sed 's/ (origin: .*)$//' "$1" | LC_ALL=C sort; }
 explained() { grep -v '^#' "$1" | cut -f1 | LC_ALL=C sort; }
 
 for SUITE in $SUITES; do
-        "$LAB/lab-boot.sh" -t 300 -j "$TMP/journal-$SUITE" "$SUITE" 1 -- lab.stay > "$TMP/boot-$SUITE.log" 2>&1 &
-        BOOT_PID=$!
-        # boots of one tree are serialized (flock): another test may hold the tree for a while
-        for _ in $(seq 2000); do
-                L=$(our_leader) && [ -S "/proc/$L/root/run/dbus/system_bus_socket" ] && break
-                L=
-                kill -0 "$BOOT_PID" 2> /dev/null || break
-                sleep 0.2
-        done
-        if [ -z "$L" ]; then
+        if ! lab_container_boot "$SUITE"; then
                 test_expect "$SUITE: the container comes up" sh -c 'tail -3 "$1"; false' sh "$TMP/boot-$SUITE.log"
-                poweroff
+                lab_container_poweroff
                 continue
         fi
-        R=/proc/$L/root
-        timeout 60 nsenter -t "$L" -a systemctl is-system-running --wait > /dev/null 2>&1 || true
-        export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$R/run/dbus/system_bus_socket L R SUITE
+        export SUITE
         W=$TMP/$SUITE
         mkdir -p "$W"
         export W
@@ -107,11 +64,19 @@ for x in d[\"differences\"]:
     assert x[\"side\"] in (\"only-live\", \"only-model\"), x
     assert (x[\"side\"] == \"only-model\") == bool(x[\"origins\"]), x
 " "$W/all.json" "$n" "$W/all.txt"'
-        test_expect "$SUITE: a unit PID 1 and the model disagree on is reported (exit 1) with the model origin" sh -c '
-                u=$(sed -n "s/^\([^ ]*\) .*only model (origin: .*)\$/\1/p" "$W/all.txt" | head -1)
-                [ -n "$u" ] || { echo "no only-model difference to look at"; exit 0; }
+        test_expect "$SUITE: a drop-in PID 1 has not read is reported (exit 1) with the model origin" sh -c '
+                u=$(nsenter -t "$L" -a systemctl list-units --all --no-legend --plain "racy-*" |
+                    awk "NR == 1 { print \$1 }")
+                [ -n "$u" ] || { echo "no racy unit"; exit 1; }
+                d=$R/run/systemd/system/$u.d
+                mkdir -p "$d" &&
+                        printf "[Unit]\nAfter=bootrace-drift-probe.target\n" > "$d/bootrace-drift.conf" || exit 1
                 rc=0; $BR drift -q --root="$R" -- "$u" > "$W/one.txt" || rc=$?
-                [ $rc = 1 ] && grep -q "^$u .*only model (origin: " "$W/one.txt"'
-        poweroff
+                rm -f "$d/bootrace-drift.conf"; rmdir "$d" 2> /dev/null
+                cat "$W/one.txt"
+                [ $rc = 1 ] && [ "$(wc -l < "$W/one.txt")" = 1 ] &&
+                        grep -q "^$u After bootrace-drift-probe.target: only model (origin: drop-in \
+.*/bootrace-drift.conf:2)\$" "$W/one.txt"'
+        lab_container_poweroff
 done
 test_expect "drift: a unit name that is no unit name -> exit 2" expect_exit 2 bootrace drift -q /etc/x.service

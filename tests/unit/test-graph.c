@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The graph module: interning, origins, sorting and duplicate removal, self edges, indexes both ways, edge lookup,
- * ordering chains through After= and Before=, and reachability. graph_ordered_after() prunes its search with
- * strongly connected components and caches the units ordered after a unit asked about often: on random graphs
- * (with cycles, hubs, and the same target asked again and again) its answers and chains must be exactly those of
- * a plain breadth-first search over every edge. */
+ * ordering chains through After= and Before=, reachability, and removal by a predicate. graph_ordered_after()
+ * prunes its search with strongly connected components and caches the units ordered after a unit asked about
+ * often: on random graphs (with cycles, hubs, and the same target asked again and again) its answers and chains
+ * must be exactly those of a plain breadth-first search over every edge. */
 #include "graph.h"
 #include "tap.h"
+
+static bool drop_origin(const GraphEdge *e, void *userdata) {
+        return e->origin == *(uint32_t *) userdata;
+}
 
 static uint32_t node(Graph *g, const char *n) {
         uint32_t i = UINT32_MAX;
@@ -183,6 +187,13 @@ int main(void) {
         /* edges added after finish are indexed by the next finish */
         tap_ok(graph_add_edge(g, b, DEP_AFTER, d, o1) == 0 && graph_finish(g) == 0, "add after finish");
         tap_ok(graph_ordered_after(g, a, d, NULL, NULL) == 1, "now a runs after d");
+
+        /* removing edges by a predicate: the graph is indexed again by the next finish */
+        TAP_INTEQ(graph_remove_edges(g, drop_origin, &o2), 2, "the two edges of origin 2 removed");
+        tap_ok(graph_finish(g) == 0 && !graph_has_edge(g, c, DEP_BEFORE, b) &&
+               graph_has_edge(g, a, DEP_AFTER, b) && graph_has_edge(g, d, DEP_REQUIRES, c),
+               "c Before b is gone, a After b (origin 1 too) stays");
+        TAP_INTEQ(graph_edge_count(g), 4, "four edges left");
         graph_free(g);
 
         random_graphs();

@@ -9,6 +9,9 @@
 
 static char tmpdir[] = "/tmp/test-model.XXXXXX";
 static Rules *rules;
+/* a running system's mount table for edge(): mount points and PID 1's order of reading them */
+static const MountTable *table;
+static char **mounted;
 
 static void write_unit(const char *name, const char *text) {
         _cleanup_(freep) char *p = strjoin(tmpdir, "/etc/systemd/system/", name);
@@ -32,8 +35,11 @@ static const Origin *edge(unsigned v, const char *unit, DepType t, const char *o
                 return NULL;
         if (!unit)
                 return root = root_free(root), NULL;
-        if (model_new(&(ModelOptions) { .root = root, .systemd = v, .offline = false }, rules, &m, NULL) < 0 ||
-            model_add(m, unit, NULL) < 0 || model_finish(m) < 0)
+        if (model_new(&(ModelOptions) { .root = root, .systemd = v, .offline = false, .mounted = mounted,
+                                         .mount_table = table },
+                      rules, &m, NULL) < 0 ||
+            model_add(m, unit, NULL) < 0 || (table && model_add(m, "local-fs.target", NULL) < 0) ||
+            model_finish(m) < 0)
                 return NULL;
         if (graph_find_node(model_graph(m), unit, &a) < 0 || graph_find_node(model_graph(m), other, &b) < 0)
                 return NULL;
@@ -76,6 +82,15 @@ int main(void) {
         write_unit("cal.timer", "[Timer]\nOnCalendar=daily\nPersistent=yes\n");
         write_unit("cal.service", "[Service]\nExecStart=/bin/true\n");
         write_unit("srv-data.mount", "[Mount]\nWhat=/dev/sdb1\nWhere=/srv/data\nOptions=nofail\n");
+        write_unit("flush.service", "[Unit]\nDefaultDependencies=no\nRequiresMountsFor=/var/log/journal\n"
+                                    "[Service]\nExecStart=/bin/true\n");
+        {
+                _cleanup_(freep) char *cmd = strjoin("mkdir -p '", d, "/local-fs.target.wants' && ",
+                                                     "ln -s ../flush.service '", d,
+                                                     "/local-fs.target.wants/flush.service'");
+                if (!cmd || system(cmd) != 0)
+                        return 1;
+        }
 
         /* PrivateTmp= by version (knowledge/implicit-deps.md §3) */
         tap_ok(!edge(232, "ptmp.service", DEP_AFTER, "systemd-tmpfiles-setup.service"), "232: no tmpfiles order");
@@ -122,6 +137,74 @@ int main(void) {
         tap_ok(edge(240, "srv-data.mount", DEP_BEFORE, "local-fs.target") != NULL, "240 regressed on nofail");
         tap_ok(edge(252, "srv-data.mount", DEP_REQUIRES, "dev-sdb1.device") != NULL, "mount requires its device");
         tap_ok(edge(252, "srv-data.mount", DEP_AFTER, "blockdev@dev-sdb1.target") != NULL, "245+: blockdev target");
+
+        /* perpetual units */
+        tap_ok(has_rule(252, "init.scope", DEP_REQUIRES, "-.slice", "slice-init-scope") &&
+               has_rule(257, "init.scope", DEP_AFTER, "-.slice", "slice-init-scope"),
+               "init.scope: Requires+After=-.slice (its slice)");
+        tap_ok(!edge(252, "init.scope", DEP_REQUIRES, "system.slice"), "init.scope is not in system.slice");
+        tap_ok(!edge(225, "init.scope", DEP_REQUIRES, "-.slice"), "225: no init.scope yet");
+        tap_ok(!edge(252, "-.mount", DEP_AFTER, "systemd-journald.socket") &&
+               !edge(257, "-.mount", DEP_AFTER, "systemd-journald.socket"),
+               "-.mount: no After=systemd-journald.socket (PID 1 sets its output to null)");
+        tap_ok(edge(252, "srv-data.mount", DEP_AFTER, "systemd-journald.socket") != NULL,
+               "another mount keeps it (default output journal)");
+        tap_ok(!edge(252, "tmp.mount", DEP_AFTER, "swap.target"),
+               "no mount table: tmp.mount's type is unknown");
+
+        /* the mount table of a running system: file system types, and the mounts PID 1 loads as references
+         * before the table names them (from 250) */
+        {
+                static const char *mi =
+                        "21 1 8:1 / / rw,relatime - ext4 /dev/vda rw\n"
+                        "22 21 0:30 / /tmp rw shared:2 - tmpfs tmpfs rw\n"
+                        "23 21 0:31 / /sys ro - tmpfs tmpfs ro\n"
+                        "24 21 8:1 /journal /var/log/journal rw - ext4 /dev/vda rw\n"
+                        "25 21 8:2 / /srv/x rw - ext4 /dev/vdb rw\n";
+                /* the journal's mount first: it is the one that loads the targets */
+                static const char *mi2 =
+                        "21 1 8:1 / / rw,relatime - ext4 /dev/vda rw\n"
+                        "24 21 8:1 /journal /var/log/journal rw - ext4 /dev/vda rw\n"
+                        "22 21 0:30 / /tmp rw shared:2 - tmpfs tmpfs rw\n";
+                MountTable t = {}, t2 = {};
+                char *mp[] = {
+                        (char *) "/", (char *) "/tmp", (char *) "/var/log/journal", (char *) "/srv/x", NULL,
+                };
+
+                tap_ok(mount_table_parse_mountinfo(mi, &t) == 0 && t.n_entries == 5 &&
+                       mount_table_parse_mountinfo(mi2, &t2) == 0, "mount tables parsed");
+                table = &t;
+                mounted = mp;
+                o = edge(252, "tmp.mount", DEP_AFTER, "swap.target");
+                tap_ok(o && streq_ptr(o->rule, "mount-default-tmpfs-swap"),
+                       "a tmpfs known from the mount table is ordered after swap.target");
+                tap_ok(!edge(252, "srv-x.mount", DEP_AFTER, "swap.target"), "an ext4 one is not");
+                tap_ok(edge(252, "tmp.mount", DEP_REQUIRES, "system.slice") != NULL &&
+                       edge(252, "tmp.mount", DEP_AFTER, "systemd-journald.socket") != NULL,
+                       "tmp.mount (the first line with default dependencies) is loaded in full");
+                tap_ok(edge(252, "srv-x.mount", DEP_REQUIRES, "system.slice") != NULL &&
+                       edge(252, "srv-x.mount", DEP_AFTER, "-.mount") != NULL,
+                       "a mount nothing referenced is loaded in full");
+                tap_ok(!edge(252, "var-log-journal.mount", DEP_REQUIRES, "system.slice") &&
+                       !edge(252, "var-log-journal.mount", DEP_AFTER, "system.slice") &&
+                       !edge(252, "var-log-journal.mount", DEP_AFTER, "systemd-journald.socket") &&
+                       !edge(252, "var-log-journal.mount", DEP_AFTER, "-.mount"),
+                       "252: a mount referenced before its line: no slice, no exec dependencies, its path "
+                       "unexpanded");
+                tap_ok(edge(252, "var-log-journal.mount", DEP_BEFORE, "local-fs.target") != NULL &&
+                       edge(252, "flush.service", DEP_AFTER, "var-log-journal.mount") != NULL,
+                       "252: it keeps the mount table's dependencies and orders what needs it");
+                tap_ok(edge(249, "var-log-journal.mount", DEP_REQUIRES, "system.slice") != NULL &&
+                       edge(249, "var-log-journal.mount", DEP_AFTER, "-.mount") != NULL,
+                       "249: the table is read before anything is loaded: in full");
+                table = &t2;
+                tap_ok(edge(252, "var-log-journal.mount", DEP_REQUIRES, "system.slice") != NULL,
+                       "252: the same mount on the line that loads the targets is loaded in full");
+                table = NULL;
+                mounted = NULL;
+                mount_table_done(&t);
+                mount_table_done(&t2);
+        }
         (void) edge(0, NULL, 0, NULL);
 
         /* a broken rule names its file and line */

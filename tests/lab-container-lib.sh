@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Sourced after lib.sh by tests that boot a lab tree with lab-boot.sh and keep it running ("-- lab.stay"):
+# lab_container_boot SUITE starts it and sets L (its PID 1 as the host sees it), R (/proc/L/root) and
+# DBUS_SYSTEM_BUS_ADDRESS (the container's system bus socket); lab_container_poweroff stops it, whatever
+# happened. The caller installs the trap: trap 'lab_container_poweroff; _test_exit' EXIT.
+
+export LAB_SRV=${LAB_SRV:-/srv/lab} LAB_DATA=$TMP/labdata LAB_LOGS=$TMP/lablogs
+if [ -d /sys/fs/cgroup/unified ] && [ -d /sys/fs/cgroup/systemd ]; then CG=/sys/fs/cgroup/unified; else CG=/sys/fs/cgroup; fi
+L= R= BOOT_PID= BOOT_SUITE=
+
+# Our container, not another test's boot of the same tree: lab_nspawn puts it in the cgroup lab-SUITE-PID, PID
+# being lab-boot.sh's. Its PID 1 is the process there whose PID in its own namespace is 1.
+_lab_container_leader() {
+        local f p
+        for f in "$CG/lab-$BOOT_SUITE-$BOOT_PID/payload/init.scope/cgroup.procs" \
+                 "$CG/lab-$BOOT_SUITE-$BOOT_PID/payload/cgroup.procs"; do
+                [ -r "$f" ] || continue
+                for p in $(cat "$f"); do
+                        awk '/^NSpid:/ { exit ($NF == 1) ? 0 : 1 }' "/proc/$p/status" 2> /dev/null &&
+                                { echo "$p"; return 0; }
+                done
+        done
+        return 1
+}
+
+# lab_container_boot SUITE: boots it (journal in $TMP/journal-SUITE, console in $TMP/boot-SUITE.log) and waits
+# until its system bus is up and the boot has finished. Returns 1 when it does not come up.
+lab_container_boot() {
+        BOOT_SUITE=$1
+        "$LAB/lab-boot.sh" -t 300 -j "$TMP/journal-$1" "$1" 1 -- lab.stay > "$TMP/boot-$1.log" 2>&1 &
+        BOOT_PID=$!
+        # boots of one tree are serialized (flock): another test may hold the tree for a while
+        for _ in $(seq 2000); do
+                L=$(_lab_container_leader) && [ -S "/proc/$L/root/run/dbus/system_bus_socket" ] && break
+                L=
+                kill -0 "$BOOT_PID" 2> /dev/null || break
+                sleep 0.2
+        done
+        [ -n "$L" ] || return 1
+        R=/proc/$L/root
+        timeout 60 nsenter -t "$L" -a systemctl is-system-running --wait > /dev/null 2>&1 || true
+        export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$R/run/dbus/system_bus_socket L R
+}
+
+lab_container_poweroff() {
+        local p
+        [ -n "$BOOT_PID" ] || return 0
+        [ -n "$L" ] && kill -s RTMIN+4 "$L" 2> /dev/null
+        for _ in $(seq 300); do kill -0 "$BOOT_PID" 2> /dev/null || break; sleep 0.1; done
+        if kill -0 "$BOOT_PID" 2> /dev/null; then
+                # no clean poweroff: SIGTERM makes our nspawn halt the container
+                for p in $(cat "$CG/lab-$BOOT_SUITE-$BOOT_PID"/cgroup.procs \
+                               "$CG/lab-$BOOT_SUITE-$BOOT_PID"/supervisor/cgroup.procs 2> /dev/null); do
+                        [ "$(cat "/proc/$p/comm" 2> /dev/null)" = systemd-nspawn ] && kill "$p"
+                done
+                wait "$BOOT_PID" 2> /dev/null
+        fi
+        wait "$BOOT_PID" 2> /dev/null
+        L= R= BOOT_PID=
+        unset DBUS_SYSTEM_BUS_ADDRESS
+}
