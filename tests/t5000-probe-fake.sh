@@ -48,6 +48,7 @@ start_fake() {
         # bounded, but generous: a loaded machine (parallel tests, sanitizers) can take seconds to start it
         for _ in $(seq 600); do
                 grep -q READY "$TMP/fake.out" 2> /dev/null && return 0
+                kill -0 "$FAKE_PID" 2> /dev/null || break
                 sleep 0.05
         done
         echo "fake-systemd $1 did not come up"

@@ -846,8 +846,10 @@ int main(int argc, char *argv[]) {
                                                service_vtable, find_unit, NULL);
         if (r >= 0 && is("S26"))
                 r = sd_bus_add_filter(F.bus, NULL, filter_wrong_type, NULL);
+        /* the previous scenario's fake is gone, but the bus may not have dropped its name yet: it allowed
+         * replacement, so take the name over instead of failing with -EEXIST */
         if (r >= 0)
-                r = sd_bus_request_name(F.bus, SD_DEST, SD_BUS_NAME_ALLOW_REPLACEMENT);
+                r = sd_bus_request_name(F.bus, SD_DEST, SD_BUS_NAME_ALLOW_REPLACEMENT | SD_BUS_NAME_REPLACE_EXISTING);
         if (r < 0) {
                 fprintf(stderr, "fake-systemd: %s\n", strerror(-r));
                 return 1;
