@@ -685,6 +685,7 @@ static int read_into_unit_depth(const Loader *l, Unit *u, const Root *root, cons
         _cleanup_(freep) char *data = NULL, *display = NULL;
         _cleanup_(unit_file_freep) UnitFile *f = NULL;
         const char *sections[] = { "Unit", rules_type_section(u->type), "Install", NULL };
+        struct stat st;
         ParseOptions po = { .systemd = l->opts.systemd };
         size_t size, src;
         int r;
@@ -692,9 +693,9 @@ static int read_into_unit_depth(const Loader *l, Unit *u, const Root *root, cons
         display = root_display_path(root, path);
         if (!display)
                 return -ENOMEM;
-        r = root_open_file(root, path, &fd, NULL);
+        r = root_open_file_stat(root, path, &fd, NULL, &st);
         if (r >= 0)
-                r = read_full_fd(fd, UNIT_FILE_SIZE_MAX, &data, &size);
+                r = read_full_fd_stat(fd, &st, UNIT_FILE_SIZE_MAX, &data, &size);
         if (r < 0) {
                 const char *why = r == -EFBIG  ? "file too large to be a unit file"
                                   : r == -EBADFD ? "not a regular file (FIFO, device or socket)"

@@ -732,6 +732,10 @@ int root_chase(const Root *r, const char *path, ChaseFlags flags, char **ret_pat
 }
 
 int root_open_file(const Root *r, const char *path, int *ret_fd, char **ret_resolved) {
+        return root_open_file_stat(r, path, ret_fd, ret_resolved, NULL);
+}
+
+int root_open_file_stat(const Root *r, const char *path, int *ret_fd, char **ret_resolved, struct stat *ret_st) {
         _cleanup_(freep) char *resolved = NULL;
         _cleanup_(closep) int pfd = -EBADF, fd = -EBADF;
         char proc[64];
@@ -759,6 +763,8 @@ int root_open_file(const Root *r, const char *path, int *ret_fd, char **ret_reso
                 if (lseek(fd, 0, SEEK_SET) < 0)
                         return -errno;
                 (void) fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
+                if (ret_st && fstat(fd, ret_st) < 0)
+                        return -errno;
                 *ret_fd = TAKE_FD(fd);
                 if (ret_resolved)
                         *ret_resolved = TAKE_PTR(resolved);
@@ -781,6 +787,8 @@ int root_open_file(const Root *r, const char *path, int *ret_fd, char **ret_reso
                                         return -EBADFD;
                                 if (ret_resolved && !(*ret_resolved = path_join(d->resolved, name)))
                                         return -ENOMEM;
+                                if (ret_st)
+                                        *ret_st = st;
                                 *ret_fd = TAKE_FD(fd);
                                 return 0;
                         }
@@ -801,6 +809,8 @@ int root_open_file(const Root *r, const char *path, int *ret_fd, char **ret_reso
         fd = open(proc, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd < 0)
                 return -errno;
+        if (ret_st)
+                *ret_st = st;
         *ret_fd = TAKE_FD(fd);
         if (ret_resolved)
                 *ret_resolved = TAKE_PTR(resolved);

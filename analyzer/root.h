@@ -69,6 +69,8 @@ int root_chase(const Root *r, const char *path, ChaseFlags flags, char **ret_pat
 /* Opens a regular file for reading after resolving it inside the root. Refuses FIFOs, devices, sockets and
  * directories (-EBADFD / -EISDIR) without blocking. */
 int root_open_file(const Root *r, const char *path, int *ret_fd, char **ret_resolved);
+/* root_open_file() that also returns what fstat() said of the file, for in-memory roots too. */
+int root_open_file_stat(const Root *r, const char *path, int *ret_fd, char **ret_resolved, struct stat *ret_st);
 
 /* Reads a symlink's target as stored (not resolved), without following anything but the parent directories. */
 int root_readlink(const Root *r, const char *path, char **ret_target);

@@ -176,12 +176,18 @@ int string_table_lookup(const char * const *table, size_t n, const char *key) {
 }
 
 int read_full_fd(int fd, size_t max, char **ret, size_t *ret_size) {
-        _cleanup_(freep) char *buf = NULL;
-        size_t n = 0, allocated = 0;
         struct stat st;
 
         if (fstat(fd, &st) < 0)
                 return -errno;
+        return read_full_fd_stat(fd, &st, max, ret, ret_size);
+}
+
+int read_full_fd_stat(int fd, const struct stat *stp, size_t max, char **ret, size_t *ret_size) {
+        _cleanup_(freep) char *buf = NULL;
+        size_t n = 0, allocated = 0;
+        struct stat st = *stp;
+
         if (S_ISDIR(st.st_mode))
                 return -EISDIR;
         if (!S_ISREG(st.st_mode))

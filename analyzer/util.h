@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define _cleanup_(f) __attribute__((cleanup(f)))
@@ -112,6 +113,8 @@ int string_table_lookup(const char * const *table, size_t n, const char *key);
 /* Reads a whole regular file from an open fd, refusing more than max bytes (-EFBIG). Returns a NUL-terminated
  * buffer (the file may contain NUL bytes itself; *ret_size is the true size). */
 int read_full_fd(int fd, size_t max, char **ret, size_t *ret_size);
+/* read_full_fd() with fstat() of fd already done (st). */
+int read_full_fd_stat(int fd, const struct stat *st, size_t max, char **ret, size_t *ret_size);
 
 bool utf8_is_valid_n(const char *s, size_t n);
 /* A copy of s with every invalid UTF-8 byte replaced by U+FFFD (for XML and other strict consumers). */
