@@ -17,6 +17,7 @@ typedef struct UnitDir {
         size_t n_names;
         Hashmap name_set; /* those of them that may be drop-in or dependency directories (name.d, name.wants,
                            * name.requires, name.upholds): a small set to look them up in */
+        size_t n_dir_suffix[4]; /* how many of each of those four there are */
         bool extra;
 } UnitDir;
 
@@ -197,6 +198,16 @@ static int add_symlink_entry(Loader *l, size_t dir_index, const char *name, cons
         return 1;
 }
 
+static const char * const dir_suffixes[4] = { ".d", ".wants", ".requires", ".upholds" };
+
+/* Which of the four directory suffixes name ends with, or -1. */
+static int dir_suffix_index(const char *name) {
+        for (int i = 0; i < (int) ELEMENTSOF(dir_suffixes); i++)
+                if (endswith(name, dir_suffixes[i]))
+                        return i;
+        return -1;
+}
+
 static int build_name_map(Loader *l, DiagList *diags) {
         int r;
 
@@ -207,11 +218,14 @@ static int build_name_map(Loader *l, DiagList *diags) {
                         continue;
                 r = root_list_dir(d->root, d->path, &d->names);
                 d->n_names = r >= 0 ? strv_length(d->names) : 0;
-                for (size_t k = 0; k < d->n_names; k++)
-                        if ((endswith(d->names[k], ".d") || endswith(d->names[k], ".wants") ||
-                             endswith(d->names[k], ".requires") || endswith(d->names[k], ".upholds")) &&
-                            hashmap_put(&d->name_set, d->names[k], d->names[k]) == -ENOMEM)
+                for (size_t k = 0; k < d->n_names; k++) {
+                        int s = dir_suffix_index(d->names[k]);
+                        if (s < 0)
+                                continue;
+                        d->n_dir_suffix[s]++;
+                        if (hashmap_put(&d->name_set, d->names[k], d->names[k]) == -ENOMEM)
                                 return -ENOMEM;
+                }
                 if (r == -ENOENT || r == -ENOTDIR)
                         continue;
                 if (r < 0) {
@@ -561,7 +575,11 @@ static int collect_dirs(const Loader *l, char * const *names, const char *suffix
 
         STRV_FOREACH(n, names)
                 for (size_t i = 0; i < l->n_dirs; i++) {
+                        int s = dir_suffix_index(suffix);
                         if (!l->dirs[i].resolved)
+                                continue;
+                        /* a listed directory without a single directory of this kind: nothing to look up */
+                        if (l->dirs[i].names && s >= 0 && l->dirs[i].n_dir_suffix[s] == 0)
                                 continue;
                         r = find_dirs(l, &l->dirs[i], *n, suffix, out, 0, diags);
                         if (r < 0)
