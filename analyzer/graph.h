@@ -22,15 +22,16 @@ typedef enum OriginKind {
 
 const char *origin_kind_to_string(OriginKind k); /* "file", "drop-in", "link", "rule", "mounts-for", "live" */
 
+/* Laid out small: a large tree has an origin for every dependency line, half a million of them. */
 typedef struct Origin {
-        OriginKind kind;
-        SdOrigin sd;         /* how systemd labels the edge (origin-file, origin-default, ...) */
         const char *file;    /* interned by the graph */
-        unsigned line;
         const char *rule;    /* rule id (ORIGIN_RULE; for ORIGIN_MOUNTS_FOR the rule that made the entry, if any) */
         const char *class;   /* the rule's class: implicit, default, slice, ... */
         const char *detail;  /* ORIGIN_MOUNTS_FOR: the path; ORIGIN_RULE: the setting it derives from, if any */
+        unsigned line;
         unsigned version;    /* the systemd version the rule was applied for */
+        uint8_t kind;        /* OriginKind */
+        uint8_t sd;          /* SdOrigin: how systemd labels the edge (origin-file, origin-default, ...) */
         bool base;           /* the unit that has the edge came from the embedded base model */
 } Origin;
 

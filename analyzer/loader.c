@@ -774,13 +774,9 @@ static int read_into_unit_depth(const Loader *l, Unit *u, const Root *root, cons
                         continue;
                 if (GREEDY_REALLOC(u->settings, u->allocated_settings, u->n_settings + 1) < 0)
                         return -ENOMEM;
-                u->settings[u->n_settings++] = (Setting) {
-                        .section = TAKE_PTR(a->section),
-                        .key = TAKE_PTR(a->key),
-                        .value = TAKE_PTR(a->value),
-                        .source = src,
-                        .line = a->line,
-                };
+                if (setting_init(&u->settings[u->n_settings], a->section, a->key, a->value, src, a->line) < 0)
+                        return -ENOMEM;
+                u->n_settings++;
         }
         return 0;
 }

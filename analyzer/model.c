@@ -772,13 +772,10 @@ static int base_unit_new(Model *m, const BaseUnit *bu, Unit *loaded, Unit **ret)
                         continue;
                 if (GREEDY_REALLOC(u->settings, u->allocated_settings, u->n_settings + 1) < 0)
                         return -ENOMEM;
-                u->settings[u->n_settings++] = (Setting) {
-                        .section = TAKE_PTR(a->section),
-                        .key = TAKE_PTR(a->key),
-                        .value = TAKE_PTR(a->value),
-                        .source = 0,
-                        .line = bu->line + a->line - 1,
-                };
+                if (setting_init(&u->settings[u->n_settings], a->section, a->key, a->value, 0,
+                                 bu->line + a->line - 1) < 0)
+                        return -ENOMEM;
+                u->n_settings++;
         }
         /* the root's drop-ins still apply */
         for (size_t i = 0; i < loaded->n_sources; i++) {

@@ -29,6 +29,19 @@ const char *link_kind_dir_suffix(LinkKind k) {
         return k >= 0 && k < _LINK_KIND_MAX ? link_suffix_table[k] : NULL;
 }
 
+int setting_init(Setting *s, const char *section, const char *key, const char *value, size_t source, unsigned line) {
+        size_t ls = strlen(section) + 1, lk = strlen(key) + 1, lv = strlen(value) + 1;
+        char *b = malloc(ls + lk + lv);
+
+        if (!b)
+                return -ENOMEM;
+        memcpy(b, section, ls);
+        memcpy(b + ls, key, lk);
+        memcpy(b + ls + lk, value, lv);
+        *s = (Setting) { .section = b, .key = b + ls, .value = b + ls + lk, .source = (uint32_t) source, .line = line };
+        return 0;
+}
+
 Unit *unit_free(Unit *u) {
         if (!u)
                 return NULL;
@@ -41,9 +54,7 @@ Unit *unit_free(Unit *u) {
                 free(u->sources[i].path);
         free(u->sources);
         for (size_t i = 0; i < u->n_settings; i++) {
-                free(u->settings[i].section);
-                free(u->settings[i].key);
-                free(u->settings[i].value);
+                free(u->settings[i].section); /* and key and value: one allocation */
         }
         free(u->settings);
         for (size_t i = 0; i < u->n_links; i++) {
