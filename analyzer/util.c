@@ -207,7 +207,8 @@ int read_full_fd_stat(int fd, const struct stat *stp, size_t max, char **ret, si
                         buf = b;
                         allocated = want;
                 }
-                k = read(fd, buf + n, allocated - n - 1);
+                size_t asked = allocated - n - 1;
+                k = read(fd, buf + n, asked);
                 if (k < 0) {
                         if (errno == EINTR)
                                 continue;
@@ -218,6 +219,10 @@ int read_full_fd_stat(int fd, const struct stat *stp, size_t max, char **ret, si
                 n += (size_t) k;
                 if (n > max)
                         return -EFBIG;
+                /* a regular file that gave all fstat() promised and less than asked for has ended: no read just
+                 * to see the end (procfs files say 0 and may come in pieces: those are read to the end) */
+                if (st.st_size > 0 && n >= (size_t) st.st_size && (size_t) k < asked)
+                        break;
         }
         if (!buf && !(buf = malloc(1)))
                 return -ENOMEM;
