@@ -774,9 +774,12 @@ static int read_into_unit_depth(const Loader *l, Unit *u, const Root *root, cons
                         continue;
                 if (GREEDY_REALLOC(u->settings, u->allocated_settings, u->n_settings + 1) < 0)
                         return -ENOMEM;
-                if (setting_init(&u->settings[u->n_settings], a->section, a->key, a->value, src, a->line) < 0)
-                        return -ENOMEM;
-                u->n_settings++;
+                /* the assignment's block has the layout of a setting: taken, not copied */
+                u->settings[u->n_settings++] = (Setting) {
+                        .section = a->section, .key = a->key, .value = a->value,
+                        .source = (uint32_t) src, .line = a->line,
+                };
+                a->block = NULL;
         }
         return 0;
 }

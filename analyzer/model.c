@@ -772,10 +772,12 @@ static int base_unit_new(Model *m, const BaseUnit *bu, Unit *loaded, Unit **ret)
                         continue;
                 if (GREEDY_REALLOC(u->settings, u->allocated_settings, u->n_settings + 1) < 0)
                         return -ENOMEM;
-                if (setting_init(&u->settings[u->n_settings], a->section, a->key, a->value, 0,
-                                 bu->line + a->line - 1) < 0)
-                        return -ENOMEM;
-                u->n_settings++;
+                /* the assignment's block has the layout of a setting: taken, not copied */
+                u->settings[u->n_settings++] = (Setting) {
+                        .section = a->section, .key = a->key, .value = a->value,
+                        .source = 0, .line = bu->line + a->line - 1,
+                };
+                a->block = NULL;
         }
         /* the root's drop-ins still apply */
         for (size_t i = 0; i < loaded->n_sources; i++) {

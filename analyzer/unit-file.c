@@ -51,11 +51,8 @@ typedef struct Parser {
 UnitFile *unit_file_free(UnitFile *f) {
         if (!f)
                 return NULL;
-        for (size_t i = 0; i < f->n_assignments; i++) {
-                free(f->assignments[i].section);
-                free(f->assignments[i].key);
-                free(f->assignments[i].value);
-        }
+        for (size_t i = 0; i < f->n_assignments; i++)
+                free(f->assignments[i].block);
         free(f->assignments);
         strv_free(f->sections);
         free(f->path);
@@ -120,22 +117,28 @@ static bool section_name_is_safe(const char *s, size_t n) {
 
 static int add_assignment(Parser *P, const char *section, const char *key, size_t key_len, const char *value,
                           size_t value_len, unsigned line) {
-        _cleanup_(freep) char *s = NULL, *k = NULL, *v = NULL;
+        size_t ls = section ? strlen(section) : 0;
         UnitFile *f = P->f;
+        char *b;
 
-        if (section && !(s = strdup(section)))
-                return -ENOMEM;
-        k = strndup_safe(key, key_len);
-        v = strndup_safe(value, value_len);
-        if (!k || !v)
-                return -ENOMEM;
         if (GREEDY_REALLOC(f->assignments, f->allocated, f->n_assignments + 1) < 0)
                 return -ENOMEM;
+        b = malloc(ls + 1 + key_len + 1 + value_len + 1);
+        if (!b)
+                return -ENOMEM;
+        if (ls > 0)
+                memcpy(b, section, ls);
+        b[ls] = 0;
+        memcpy(b + ls + 1, key, key_len);
+        b[ls + 1 + key_len] = 0;
+        memcpy(b + ls + 1 + key_len + 1, value, value_len);
+        b[ls + 1 + key_len + 1 + value_len] = 0;
         f->assignments[f->n_assignments++] = (Assignment) {
-                .section = TAKE_PTR(s),
-                .key = TAKE_PTR(k),
-                .value = TAKE_PTR(v),
+                .section = section ? b : NULL,
+                .key = b + ls + 1,
+                .value = b + ls + 1 + key_len + 1,
                 .line = line,
+                .block = b,
         };
         return 0;
 }

@@ -30,8 +30,10 @@ typedef struct Assignment {
         char *key;     /* trimmed, case kept */
         char *value;   /* continuation lines joined, trimmed; may be "" (an empty assignment) */
         unsigned line; /* line of the key (the first line of a continued assignment) */
+        /* the one allocation the three strings live in: section (or an empty string), key, value. With a
+         * section, block == section, the layout of a Setting: a loader takes the block (and sets it NULL) */
+        char *block;
 } Assignment;
-/* Every string of an Assignment is owned by it (separately allocated). */
 
 typedef struct UnitFile {
         char *path; /* the name to report in diagnostics (a path as seen inside the root) */

@@ -29,19 +29,6 @@ const char *link_kind_dir_suffix(LinkKind k) {
         return k >= 0 && k < _LINK_KIND_MAX ? link_suffix_table[k] : NULL;
 }
 
-int setting_init(Setting *s, const char *section, const char *key, const char *value, size_t source, unsigned line) {
-        size_t ls = strlen(section) + 1, lk = strlen(key) + 1, lv = strlen(value) + 1;
-        char *b = malloc(ls + lk + lv);
-
-        if (!b)
-                return -ENOMEM;
-        memcpy(b, section, ls);
-        memcpy(b + ls, key, lk);
-        memcpy(b + ls + lk, value, lv);
-        *s = (Setting) { .section = b, .key = b + ls, .value = b + ls + lk, .source = (uint32_t) source, .line = line };
-        return 0;
-}
-
 Unit *unit_free(Unit *u) {
         if (!u)
                 return NULL;

@@ -19,8 +19,8 @@ typedef enum LoadState {
 
 const char *load_state_to_string(LoadState s);
 
-/* section, key and value live in one allocation that starts at section (setting_init()); free(section) frees all
- * three (a large tree has a million settings: one allocation each, not three). */
+/* section, key and value live in one allocation that starts at section (an Assignment's block, taken over);
+ * free(section) frees all three (a large tree has a million settings: one allocation each, not three). */
 typedef struct Setting {
         char *section;
         char *key;
@@ -29,8 +29,6 @@ typedef struct Setting {
         unsigned line;
 } Setting;
 
-/* Fills s with copies of section, key and value in one allocation. Returns 0 or -ENOMEM. */
-int setting_init(Setting *s, const char *section, const char *key, const char *value, size_t source, unsigned line);
 
 typedef enum LinkKind {
         LINK_WANTS,
