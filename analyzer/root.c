@@ -1067,8 +1067,8 @@ int root_null_or_empty(const Root *r, const char *path) {
                 return n->type == DT_REG && n->size == 0;
         }
         {
-                /* a regular file of a listed directory: its size, no resolution (not the tree's own /dev/null:
-                 * that is in dev/, never a unit directory, and its fast path would answer it all the same) */
+                /* a regular file of a listed directory: its size, no resolution (a file in the tree's /dev is
+                 * left to the long way, which knows /dev/null by its path) */
                 const char *name;
                 int type;
                 size_t i;
