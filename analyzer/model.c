@@ -70,7 +70,6 @@ Model *model_free(Model *m) {
 
 int model_new(const ModelOptions *opts, const Rules *rules, Model **ret, DiagList *diags) {
         _cleanup_(model_freep) Model *m = NULL;
-        _cleanup_(root_freep) Root *empty = NULL;
         int r;
 
         m = calloc(1, sizeof(Model));
