@@ -228,7 +228,7 @@ int read_full_fd_stat(int fd, const struct stat *stp, size_t max, char **ret, si
         return 0;
 }
 
-size_t utf8_first_invalid(const char *s, size_t n) {
+size_t utf8_first_invalid(const char *s, size_t n, Utf8Flags flags) {
         const unsigned char *p = (const unsigned char *) s;
         size_t i = 0;
 
@@ -263,6 +263,9 @@ size_t utf8_first_invalid(const char *s, size_t n) {
                 if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
                     (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
                         return i;
+                if ((flags & UTF8_REFUSE_NONCHARACTERS) &&
+                    ((cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE))
+                        return i;
                 i += len;
         }
         return n;
@@ -275,7 +278,7 @@ char *utf8_sanitize(const char *s) {
         if (!r)
                 return NULL;
         for (size_t i = 0; i < n;) {
-                size_t ok = utf8_first_invalid(s + i, n - i);
+                size_t ok = utf8_first_invalid(s + i, n - i, 0);
                 memcpy(r + o, s + i, ok);
                 o += ok;
                 i += ok;
@@ -289,8 +292,8 @@ char *utf8_sanitize(const char *s) {
         return r;
 }
 
-bool utf8_is_valid_n(const char *s, size_t n) {
-        return utf8_first_invalid(s, n) == n;
+bool utf8_is_valid_n(const char *s, size_t n, Utf8Flags flags) {
+        return utf8_first_invalid(s, n, flags) == n;
 }
 
 int safe_atou(const char *s, unsigned *ret) {
