@@ -216,33 +216,22 @@ static void print_dot(const Model *m, bool all) {
 
 /* A PATH argument: its directory is searched first, its file name is the unit. */
 static int path_arg(const char *arg, char **ret_name, char ***dirs) {
-        _cleanup_(freep) char *abs = NULL, *dir = NULL;
-        const char *base;
+        _cleanup_(freep) char *dir = NULL, *name = NULL;
         struct stat st;
+        int r;
 
         if (stat(arg, &st) < 0) {
                 log_error("%s: %s", arg, strerror(errno));
                 return -errno;
         }
-        if (arg[0] == '/')
-                abs = strdup(arg);
-        else {
-                _cleanup_(freep) char *cwd = getcwd(NULL, 0);
-                if (!cwd)
-                        return -errno;
-                abs = path_join(cwd, arg);
-        }
-        if (!abs)
+        r = unit_name_split_file_path(arg, &dir, &name);
+        if (r == -EINVAL)
+                log_error("%s: \"%s\" is not a valid unit file name", arg, path_basename(arg));
+        if (r < 0)
+                return r;
+        if (strv_extend_unique(dirs, dir) < 0)
                 return -ENOMEM;
-        base = path_basename(abs);
-        if (!unit_name_is_valid(base, UNIT_NAME_ANY)) {
-                log_error("%s: \"%s\" is not a valid unit file name", arg, base);
-                return -EINVAL;
-        }
-        dir = strndup_safe(abs, base - abs > 1 ? (size_t) (base - abs - 1) : 1);
-        *ret_name = strdup(base);
-        if (!dir || !*ret_name || strv_extend_unique(dirs, dir) < 0)
-                return -ENOMEM;
+        *ret_name = TAKE_PTR(name);
         return 0;
 }
 

@@ -359,9 +359,8 @@ static void show_args_free(ShowArg *a, size_t n) {
 
 /* A PATH argument: its directory (made absolute) is searched first; its file name is the unit name. */
 static int parse_path_arg(const char *arg, ShowArg *ret) {
-        _cleanup_(freep) char *abs = NULL, *dir = NULL;
-        const char *base;
         struct stat st;
+        int r;
 
         if (stat(arg, &st) < 0) {
                 log_error("%s: %s", arg, strerror(errno));
@@ -371,27 +370,11 @@ static int parse_path_arg(const char *arg, ShowArg *ret) {
                 log_error("%s: is a directory; give a unit file or a unit name", arg);
                 return -EISDIR;
         }
-        if (arg[0] == '/')
-                abs = strdup(arg);
-        else {
-                _cleanup_(freep) char *cwd = getcwd(NULL, 0);
-                if (!cwd)
-                        return -errno;
-                abs = path_join(cwd, arg);
-        }
-        if (!abs)
-                return -ENOMEM;
-        base = path_basename(abs);
-        if (!unit_name_is_valid(base, UNIT_NAME_ANY)) {
-                log_error("%s: \"%s\" is not a valid unit file name (NAME.service, NAME.socket, ...)", arg, base);
-                return -EINVAL;
-        }
-        dir = strndup_safe(abs, base - abs > 1 ? (size_t) (base - abs - 1) : 1);
-        ret->name = strdup(base);
-        if (!dir || !ret->name)
-                return -ENOMEM;
-        ret->dir = TAKE_PTR(dir);
-        return 0;
+        r = unit_name_split_file_path(arg, &ret->dir, &ret->name);
+        if (r == -EINVAL)
+                log_error("%s: \"%s\" is not a valid unit file name (NAME.service, NAME.socket, ...)", arg,
+                          path_basename(arg));
+        return r;
 }
 
 int verb_show(int argc, char *argv[], Context *ctx) {
