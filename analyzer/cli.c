@@ -2,6 +2,9 @@
 #include <stdarg.h>
 
 #include "cli.h"
+#include "root.h"
+#include "rules.h"
+#include "unit-name.h"
 
 static const char * const output_format_table[_FORMAT_MAX] = {
         [FORMAT_TEXT] = "text",   [FORMAT_JSON] = "json",         [FORMAT_SARIF] = "sarif",
@@ -201,4 +204,41 @@ int cli_check_format(const Context *ctx, const char *verb, const OutputFormat *a
                         return 0;
         log_error("%s: --format=%s is not supported by this verb", verb, output_format_to_string(ctx->format));
         return -EINVAL;
+}
+
+int cli_set_unit_name(const char *option, const char *arg, char **ret) {
+        char *c;
+
+        if (!unit_name_is_valid(arg, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE)) {
+                log_error("%s=%s: not a unit name", option, arg);
+                return -EINVAL;
+        }
+        c = strdup(arg);
+        if (!c)
+                return -ENOMEM;
+        free(*ret);
+        *ret = c;
+        return 0;
+}
+
+int cli_open_root(const Context *ctx, Root **ret) {
+        int r;
+
+        *ret = NULL;
+        if (!ctx->root)
+                return 0;
+        r = root_open(ctx->root, ret);
+        if (r < 0)
+                log_error("--root=%s: %s", ctx->root, strerror(-r));
+        return r;
+}
+
+int cli_load_rules(Rules **ret, DiagList *diags) {
+        int r = rules_load(NULL, ret, diags);
+
+        if (r < 0) {
+                diag_list_print(diags, stderr, DIAG_ERROR);
+                log_error("cannot read the rules in %s", rules_default_dir());
+        }
+        return r;
 }

@@ -68,14 +68,8 @@ static int graph_option(int c, const char *arg, void *userdata) {
                 a->cycles = true;
                 return 0;
         case ARG_TRANSACTION:
-                if (!unit_name_is_valid(arg, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE)) {
-                        log_error("--transaction=%s: not a unit name", arg);
-                        return -EINVAL;
-                }
-                free(a->transaction);
-                a->transaction = strdup(arg);
                 a->cycles = true;
-                return a->transaction ? 0 : -ENOMEM;
+                return cli_set_unit_name("--transaction", arg, &a->transaction);
         case ARG_ALL:
                 a->all = true;
                 return 0;
@@ -361,22 +355,15 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         }
         if (cli_check_format(ctx, "graph", formats) < 0)
                 goto finish;
-        if (ctx->root) {
-                r = root_open(ctx->root, &root);
-                if (r < 0) {
-                        log_error("--root=%s: %s", ctx->root, strerror(-r));
-                        goto finish;
-                }
-        }
+        r = cli_open_root(ctx, &root);
+        if (r < 0)
+                goto finish;
         r = context_resolve_version(ctx, root, &version, &vsrc);
         if (r < 0)
                 goto finish;
-        r = rules_load(NULL, &rules, &diags);
-        if (r < 0) {
-                diag_list_print(&diags, stderr, DIAG_ERROR);
-                log_error("cannot read the rules in %s", rules_default_dir());
+        r = cli_load_rules(&rules, &diags);
+        if (r < 0)
                 goto finish;
-        }
         if (ctx->target) {
                 const char *canonical = NULL;
                 if (rules_target_version(rules, ctx->target, NULL, &canonical) >= 0 && canonical)

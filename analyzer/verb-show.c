@@ -417,12 +417,9 @@ int verb_show(int argc, char *argv[], Context *ctx) {
         r = context_resolve_version(ctx, root, &version, &vsrc);
         if (r < 0)
                 return EXIT_ERROR;
-        r = rules_load(NULL, &rules, &diags);
-        if (r < 0) {
-                diag_list_print(&diags, stderr, DIAG_ERROR);
-                log_error("cannot read the rules in %s", rules_default_dir());
+        r = cli_load_rules(&rules, &diags);
+        if (r < 0)
                 return EXIT_ERROR;
-        }
 
         args = calloc(argc - optind_ + 1, sizeof(ShowArg));
         if (!args)
