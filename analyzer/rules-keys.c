@@ -228,7 +228,7 @@ static int parse_unit_types(const RulesFile *f, xmlNode *n, unsigned *ret_mask, 
                 if (!w)
                         return -ENOMEM;
                 s += l;
-                t = rules_unit_type_from_string(w);
+                t = unit_type_from_string(w);
                 if (t < 0)
                         return rules_bad(diags, f->path, xml_line(n), "unknown unit type \"%s\"", w);
                 if (!rules_type_section(t))

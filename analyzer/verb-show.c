@@ -102,19 +102,10 @@ typedef struct ShowArg {
         char *dir; /* for PATH arguments: the absolute directory */
 } ShowArg;
 
-static const char *section_rank_name(UnitType t) {
-        static const char * const type_sections[_UNIT_TYPE_MAX] = {
-                [UNIT_SERVICE] = "Service", [UNIT_SOCKET] = "Socket",       [UNIT_MOUNT] = "Mount",
-                [UNIT_AUTOMOUNT] = "Automount", [UNIT_SWAP] = "Swap",       [UNIT_TIMER] = "Timer",
-                [UNIT_PATH] = "Path",       [UNIT_SLICE] = "Slice",         [UNIT_SCOPE] = "Scope",
-        };
-        return t >= 0 && t < _UNIT_TYPE_MAX ? type_sections[t] : NULL;
-}
-
 /* Sections in the order systemd documents them: [Unit], the type's own, [Install], then the rest as met. */
 static int section_order(const Unit *u, char ***ret) {
         _cleanup_(strv_freep) char **l = NULL;
-        const char *own = section_rank_name(u->type);
+        const char *own = rules_type_section(u->type);
 
         for (size_t i = 0; i < u->n_settings; i++)
                 if (streq(u->settings[i].section, "Unit") && strv_extend_unique(&l, "Unit") < 0)

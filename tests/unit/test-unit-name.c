@@ -48,6 +48,10 @@ static void test_valid(void) {
         TAP_STREQ(unit_type_to_string(UNIT_SCOPE), "scope", "scope to string");
         TAP_INTEQ(unit_type_from_string("swap"), UNIT_SWAP, "swap from string");
         TAP_INTEQ(unit_type_from_string("nope"), _UNIT_TYPE_INVALID, "bad type from string");
+        TAP_INTEQ(unit_type_from_string(NULL), _UNIT_TYPE_INVALID, "no type from NULL");
+        for (UnitType t = 0; t < _UNIT_TYPE_MAX; t++)
+                tap_ok(unit_type_to_string(t) && unit_type_from_string(unit_type_to_string(t)) == t,
+                       "type %d: '%s' and back", t, strna(unit_type_to_string(t)));
 }
 
 static void str_fn(int (*fn)(const char *, char **), const char *in, const char *want, const char *what) {
