@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <limits.h>
 #include <stdarg.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "util.h"
@@ -294,6 +295,19 @@ char *utf8_sanitize(const char *s) {
 
 bool utf8_is_valid_n(const char *s, size_t n, Utf8Flags flags) {
         return utf8_first_invalid(s, n, flags) == n;
+}
+
+int parse_boolean(const char *s) {
+        static const char * const yes[] = { "1", "yes", "y", "true", "t", "on" };
+        static const char * const no[] = { "0", "no", "n", "false", "f", "off" };
+
+        for (size_t i = 0; i < ELEMENTSOF(yes); i++)
+                if (strcasecmp(s, yes[i]) == 0)
+                        return 1;
+        for (size_t i = 0; i < ELEMENTSOF(no); i++)
+                if (strcasecmp(s, no[i]) == 0)
+                        return 0;
+        return -EINVAL;
 }
 
 int safe_atou(const char *s, unsigned *ret) {

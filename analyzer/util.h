@@ -134,6 +134,8 @@ char *escape_control(const char *s);
 
 /* Safe unsigned parse; returns -EINVAL/-ERANGE. */
 int safe_atou(const char *s, unsigned *ret);
+/* systemd's boolean words: 1/yes/y/true/t/on, 0/no/n/false/f/off, any case. Returns 1, 0 or -EINVAL. */
+int parse_boolean(const char *s);
 
 /* Path helpers operating on strings only (no file system access). */
 bool path_is_absolute(const char *p);

@@ -60,6 +60,19 @@ static void test_utf8(void) {
         }
 }
 
+static void test_parse_boolean(void) {
+        static const char * const yes[] = { "1", "yes", "y", "true", "t", "on", "YES", "True", "oN" };
+        static const char * const no[] = { "0", "no", "n", "false", "f", "off", "NO", "False", "OFF" };
+        static const char * const neither[] = { "", "2", "yess", "enable", "nope", " yes", "yes ", "-1" };
+
+        for (size_t i = 0; i < ELEMENTSOF(yes); i++)
+                tap_ok(parse_boolean(yes[i]) == 1, "parse_boolean('%s') = 1", yes[i]);
+        for (size_t i = 0; i < ELEMENTSOF(no); i++)
+                tap_ok(parse_boolean(no[i]) == 0, "parse_boolean('%s') = 0", no[i]);
+        for (size_t i = 0; i < ELEMENTSOF(neither); i++)
+                tap_ok(parse_boolean(neither[i]) == -EINVAL, "parse_boolean('%s') = -EINVAL", neither[i]);
+}
+
 static void test_escape_control(void) {
         _cleanup_(freep) char *a = escape_control("a\nb\tc\033[31m\x7f\x01 \xc3\xa9\\"), *b = escape_control("");
         TAP_STREQ(a, "a\\nb\\tc\\x1b[31m\\x7f\\x01 \xc3\xa9\\", "escape_control escapes control characters only");
@@ -90,6 +103,7 @@ int main(void) {
         test_paths();
         test_strv();
         test_utf8();
+        test_parse_boolean();
         test_escape_control();
         test_json();
         return tap_done();
