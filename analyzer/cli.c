@@ -72,15 +72,6 @@ static const struct option global_options[] = {
         { "help", no_argument, NULL, 'h' },
 };
 
-static int set_string(char **p, const char *v) {
-        char *c = strdup(v);
-        if (!c)
-                return -ENOMEM;
-        free(*p);
-        *p = c;
-        return 0;
-}
-
 int cli_parse(int argc, char *argv[], Context *ctx, const struct option *extra, const char *extra_short,
               VerbOptionHandler handler, void *userdata, const char *help, int *ret_optind) {
         size_t n_extra = 0, n = 0;
@@ -130,11 +121,11 @@ int cli_parse(int argc, char *argv[], Context *ctx, const struct option *extra, 
                                 log_error("--root= needs a directory");
                                 return -EINVAL;
                         }
-                        if (set_string(&ctx->root, optarg) < 0)
+                        if (free_and_strdup(&ctx->root, optarg) < 0)
                                 return -ENOMEM;
                         break;
                 case ARG_TARGET:
-                        if (set_string(&ctx->target, optarg) < 0 || strv_extend(&ctx->targets, optarg) < 0)
+                        if (free_and_strdup(&ctx->target, optarg) < 0 || strv_extend(&ctx->targets, optarg) < 0)
                                 return -ENOMEM;
                         break;
                 case ARG_SYSTEMD: {
@@ -207,18 +198,11 @@ int cli_check_format(const Context *ctx, const char *verb, const OutputFormat *a
 }
 
 int cli_set_unit_name(const char *option, const char *arg, char **ret) {
-        char *c;
-
         if (!unit_name_is_valid(arg, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE)) {
                 log_error("%s=%s: not a unit name", option, arg);
                 return -EINVAL;
         }
-        c = strdup(arg);
-        if (!c)
-                return -ENOMEM;
-        free(*ret);
-        *ret = c;
-        return 0;
+        return free_and_strdup(ret, arg);
 }
 
 int cli_open_root(const Context *ctx, Root **ret) {

@@ -297,6 +297,16 @@ bool utf8_is_valid_n(const char *s, size_t n, Utf8Flags flags) {
         return utf8_first_invalid(s, n, flags) == n;
 }
 
+int free_and_strdup(char **p, const char *s) {
+        char *c = strdup(s);
+
+        if (!c)
+                return -ENOMEM;
+        free(*p);
+        *p = c;
+        return 0;
+}
+
 int parse_boolean(const char *s) {
         static const char * const yes[] = { "1", "yes", "y", "true", "t", "on" };
         static const char * const no[] = { "0", "no", "n", "false", "f", "off" };

@@ -132,6 +132,9 @@ char *utf8_sanitize(const char *s);
  * the input (a file name may hold a newline or a terminal escape sequence). NULL on OOM. */
 char *escape_control(const char *s);
 
+/* Replaces the string *p owns with a copy of s (*p is kept on failure). Returns 0 or -ENOMEM. */
+int free_and_strdup(char **p, const char *s);
+
 /* Safe unsigned parse; returns -EINVAL/-ERANGE. */
 int safe_atou(const char *s, unsigned *ret);
 /* systemd's boolean words: 1/yes/y/true/t/on, 0/no/n/false/f/off, any case. Returns 1, 0 or -EINVAL. */

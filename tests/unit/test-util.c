@@ -60,6 +60,15 @@ static void test_utf8(void) {
         }
 }
 
+static void test_free_and_strdup(void) {
+        _cleanup_(freep) char *p = NULL;
+
+        tap_ok(free_and_strdup(&p, "one") == 0 && streq_ptr(p, "one"), "free_and_strdup into NULL");
+        tap_ok(free_and_strdup(&p, "two") == 0 && streq_ptr(p, "two"), "free_and_strdup replaces the string");
+        tap_ok(free_and_strdup(&p, p) == 0 && streq_ptr(p, "two"), "free_and_strdup of the string itself");
+        tap_ok(free_and_strdup(&p, "") == 0 && streq_ptr(p, ""), "free_and_strdup of \"\"");
+}
+
 static void test_parse_boolean(void) {
         static const char * const yes[] = { "1", "yes", "y", "true", "t", "on", "YES", "True", "oN" };
         static const char * const no[] = { "0", "no", "n", "false", "f", "off", "NO", "False", "OFF" };
@@ -103,6 +112,7 @@ int main(void) {
         test_paths();
         test_strv();
         test_utf8();
+        test_free_and_strdup();
         test_parse_boolean();
         test_escape_control();
         test_json();
