@@ -124,6 +124,17 @@ static void print_text(const Model *m, bool all) {
         }
 }
 
+/* An edge as graph --format=json and graph --cycles --format=json give it: from, type, to and its origin. */
+static void edge_to_json(JsonWriter *w, const Graph *g, const GraphEdge *e) {
+        json_begin_object(w);
+        json_kv_string(w, "from", graph_node_name(g, e->from));
+        json_kv_string(w, "type", dep_type_to_string(e->type));
+        json_kv_string(w, "to", graph_node_name(g, e->to));
+        json_key(w, "origin");
+        origin_to_json(w, graph_origin(g, e->origin));
+        json_end_object(w);
+}
+
 static void print_json(const Model *m, const Context *ctx, VersionSource vsrc, bool all) {
         Graph *g = model_graph(m);
         JsonWriter w;
@@ -169,13 +180,7 @@ static void print_json(const Model *m, const Context *ctx, VersionSource vsrc, b
                 const GraphEdge *e = graph_edge(g, i);
                 if (!wanted(m, model_unit_of_node(m, e->from), all))
                         continue;
-                json_begin_object(&w);
-                json_kv_string(&w, "from", graph_node_name(g, e->from));
-                json_kv_string(&w, "type", dep_type_to_string(e->type));
-                json_kv_string(&w, "to", graph_node_name(g, e->to));
-                json_key(&w, "origin");
-                origin_to_json(&w, graph_origin(g, e->origin));
-                json_end_object(&w);
+                edge_to_json(&w, g, e);
         }
         json_end_array(&w);
         json_end_object(&w);
@@ -265,16 +270,8 @@ static int print_cycles(const Model *m, const Rules *rules, const Context *ctx, 
                         json_begin_object(&w);
                         json_key(&w, "edges");
                         json_begin_array(&w);
-                        for (size_t k = 0; k < cycles[i].n; k++) {
-                                const GraphEdge *e = graph_edge(g, cycles[i].edges[k]);
-                                json_begin_object(&w);
-                                json_kv_string(&w, "from", graph_node_name(g, e->from));
-                                json_kv_string(&w, "type", dep_type_to_string(e->type));
-                                json_kv_string(&w, "to", graph_node_name(g, e->to));
-                                json_key(&w, "origin");
-                                origin_to_json(&w, graph_origin(g, e->origin));
-                                json_end_object(&w);
-                        }
+                        for (size_t k = 0; k < cycles[i].n; k++)
+                                edge_to_json(&w, g, graph_edge(g, cycles[i].edges[k]));
                         json_end_array(&w);
                         json_key(&w, "victims");
                         json_begin_array(&w);
