@@ -8,13 +8,6 @@
 
 #define CYCLES_LISTED 10
 
-static bool cycle_has(const Cycle *c, uint32_t node) {
-        for (size_t i = 0; i < c->n; i++)
-                if (c->nodes[i] == node)
-                        return true;
-        return false;
-}
-
 int check_ordering_cycle(const LintContext *c, ModelUnit *u, FindingList *out) {
         const Graph *g = model_graph(c->model);
         _cleanup_(freep) uint8_t *victim = NULL;

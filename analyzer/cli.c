@@ -2,6 +2,9 @@
 #include <stdarg.h>
 
 #include "cli.h"
+#include "root.h"
+#include "rules.h"
+#include "unit-name.h"
 
 static const char * const output_format_table[_FORMAT_MAX] = {
         [FORMAT_TEXT] = "text",   [FORMAT_JSON] = "json",         [FORMAT_SARIF] = "sarif",
@@ -69,15 +72,6 @@ static const struct option global_options[] = {
         { "help", no_argument, NULL, 'h' },
 };
 
-static int set_string(char **p, const char *v) {
-        char *c = strdup(v);
-        if (!c)
-                return -ENOMEM;
-        free(*p);
-        *p = c;
-        return 0;
-}
-
 int cli_parse(int argc, char *argv[], Context *ctx, const struct option *extra, const char *extra_short,
               VerbOptionHandler handler, void *userdata, const char *help, int *ret_optind) {
         size_t n_extra = 0, n = 0;
@@ -127,11 +121,11 @@ int cli_parse(int argc, char *argv[], Context *ctx, const struct option *extra, 
                                 log_error("--root= needs a directory");
                                 return -EINVAL;
                         }
-                        if (set_string(&ctx->root, optarg) < 0)
+                        if (free_and_strdup(&ctx->root, optarg) < 0)
                                 return -ENOMEM;
                         break;
                 case ARG_TARGET:
-                        if (set_string(&ctx->target, optarg) < 0 || strv_extend(&ctx->targets, optarg) < 0)
+                        if (free_and_strdup(&ctx->target, optarg) < 0 || strv_extend(&ctx->targets, optarg) < 0)
                                 return -ENOMEM;
                         break;
                 case ARG_SYSTEMD: {
@@ -201,4 +195,34 @@ int cli_check_format(const Context *ctx, const char *verb, const OutputFormat *a
                         return 0;
         log_error("%s: --format=%s is not supported by this verb", verb, output_format_to_string(ctx->format));
         return -EINVAL;
+}
+
+int cli_set_unit_name(const char *option, const char *arg, char **ret) {
+        if (!unit_name_is_valid(arg, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE)) {
+                log_error("%s=%s: not a unit name", option, arg);
+                return -EINVAL;
+        }
+        return free_and_strdup(ret, arg);
+}
+
+int cli_open_root(const Context *ctx, Root **ret) {
+        int r;
+
+        *ret = NULL;
+        if (!ctx->root)
+                return 0;
+        r = root_open(ctx->root, ret);
+        if (r < 0)
+                log_error("--root=%s: %s", ctx->root, strerror(-r));
+        return r;
+}
+
+int cli_load_rules(Rules **ret, DiagList *diags) {
+        int r = rules_load(NULL, ret, diags);
+
+        if (r < 0) {
+                diag_list_print(diags, stderr, DIAG_ERROR);
+                log_error("cannot read the rules in %s", rules_default_dir());
+        }
+        return r;
 }

@@ -59,6 +59,20 @@ int cli_parse(int argc, char *argv[], Context *ctx, const struct option *extra, 
 /* Is format one of the allowed ones (a _FORMAT_INVALID-terminated list)? Prints an error when not. */
 int cli_check_format(const Context *ctx, const char *verb, const OutputFormat *allowed);
 
+/* A verb option naming a unit (--transaction=UNIT): a plain or instance unit name, copied into *ret (replacing
+ * what was there). Returns 0, -ENOMEM, or -EINVAL after printing a usage error that names option. */
+int cli_set_unit_name(const char *option, const char *arg, char **ret);
+
+typedef struct Root Root;
+typedef struct Rules Rules;
+
+/* The tree of --root=DIR into *ret, or NULL without --root. Returns 0, or a negative errno after printing an
+ * error. */
+int cli_open_root(const Context *ctx, Root **ret);
+/* bootrace's rules (from rules_default_dir()). Returns 0, or a negative errno after printing the diagnostics in
+ * diags and an error. */
+int cli_load_rules(Rules **ret, DiagList *diags);
+
 /* Long option ids for verbs start here so they never clash with the global ones. */
 #define ARG_VERB_BASE 0x200
 

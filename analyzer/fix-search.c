@@ -218,13 +218,6 @@ static int cycle_signatures(const LintRun *run, char ***ret) {
         return 0;
 }
 
-static bool cycle_has(const Cycle *c, uint32_t node) {
-        for (size_t i = 0; i < c->n; i++)
-                if (c->nodes[i] == node)
-                        return true;
-        return false;
-}
-
 /* ---- what the search works with */
 
 typedef struct Removable {

@@ -98,7 +98,7 @@ static void write_escaped(FILE *f, const char *s, size_t n) {
                         continue;
                 }
                 /* copy the longest valid UTF-8 run, replace one invalid byte */
-                bad = utf8_first_invalid(s + i, n - i);
+                bad = utf8_first_invalid(s + i, n - i, 0);
                 if (bad == 0) {
                         fputs("\xef\xbf\xbd", f);
                         i++;

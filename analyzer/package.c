@@ -181,7 +181,7 @@ static int control_field(const char *text, const char *field, char **ret) {
 
 static int parse_control(Package *p, const char *text, size_t size) {
         /* a NUL inside, or a name that is not printable, would end up in reports: taken only as plain text */
-        if (strlen(text) != size || !utf8_is_valid_n(text, size))
+        if (strlen(text) != size || !utf8_is_valid_n(text, size, 0))
                 return -EBADMSG;
         if (control_field(text, "Package", &p->name) < 0 || control_field(text, "Version", &p->version) < 0 ||
             control_field(text, "Architecture", &p->architecture) < 0)

@@ -1,6 +1,4 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include <strings.h>
-
 #include "probe-props.h"
 #include "unit-values.h"
 #include "unit-words.h"
@@ -156,19 +154,6 @@ static const ProbeKey *probe_key_find(const char *key) {
         return NULL;
 }
 
-/* systemd's parse_boolean(): 1, 0 or -EINVAL. */
-static int parse_bool(const char *v) {
-        static const char * const yes[] = { "1", "yes", "y", "true", "t", "on" };
-        static const char * const no[] = { "0", "no", "n", "false", "f", "off" };
-        for (size_t i = 0; i < ELEMENTSOF(yes); i++) {
-                if (strcasecmp(v, yes[i]) == 0)
-                        return 1;
-                if (strcasecmp(v, no[i]) == 0)
-                        return 0;
-        }
-        return -EINVAL;
-}
-
 static int prop_list_append(TransientProp *p, char * const *words) {
         STRV_FOREACH(w, words)
                 if (strv_extend(&p->strv, *w) < 0)
@@ -238,7 +223,7 @@ static int apply(TransientProps *props, const ProbeKey *k, const char *value, ch
         switch (k->kind) {
         case PK_BOOL:
         case PK_PRIVATE_TMP:
-                b = parse_bool(value);
+                b = parse_boolean(value);
                 if (b < 0 && k->kind == PK_PRIVATE_TMP &&
                     (streq(value, "connected") || streq(value, "disconnected"))) {
                         p = transient_props_add(props, "PrivateTmpEx", TPROP_STRING, origin);
@@ -256,7 +241,7 @@ static int apply(TransientProps *props, const ProbeKey *k, const char *value, ch
                 p->b = b;
                 return 0;
         case PK_PROTECT:
-                b = parse_bool(value);
+                b = parse_boolean(value);
                 p = transient_props_add(props, k->property, TPROP_STRING, origin);
                 if (!p || !(p->s = strdup(b > 0 ? "yes" : b == 0 ? "no" : value)))
                         return -ENOMEM;

@@ -258,7 +258,7 @@ static int parse_unit_type_mask(const RulesFile *f, xmlNode *n, unsigned *ret, D
         if (split_words(xml_attr(n, "unit-types"), &w) < 0)
                 return -ENOMEM;
         STRV_FOREACH(t, w) {
-                UnitType ut = rules_unit_type_from_string(*t);
+                UnitType ut = unit_type_from_string(*t);
                 if (ut < 0)
                         return rules_bad(diags, f->path, xml_line(n), "unknown unit type \"%s\"", *t);
                 mask |= 1U << ut;

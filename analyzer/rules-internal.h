@@ -124,5 +124,3 @@ int rules_parse_version(const RulesFile *f, xmlNode *n, const char *attr, bool r
                         DiagList *diags);
 /* Adds a DIAG_ERROR at file:line and returns -EBADMSG (or -ENOMEM). */
 int rules_bad(DiagList *diags, const char *file, unsigned line, const char *fmt, ...) _printf_(4, 5);
-/* Section names and unit type names without depending on the unit-name module. */
-UnitType rules_unit_type_from_string(const char *s);

@@ -1,6 +1,4 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include <strings.h>
-
 #include "rules-internal.h"
 #include "xml-util.h"
 
@@ -228,7 +226,7 @@ static int parse_unit_types(const RulesFile *f, xmlNode *n, unsigned *ret_mask, 
                 if (!w)
                         return -ENOMEM;
                 s += l;
-                t = rules_unit_type_from_string(w);
+                t = unit_type_from_string(w);
                 if (t < 0)
                         return rules_bad(diags, f->path, xml_line(n), "unknown unit type \"%s\"", w);
                 if (!rules_type_section(t))
@@ -335,19 +333,6 @@ const KeyInfo *rules_key_get(const Rules *r, size_t i) {
         return r && i < r->n_keys ? &r->keys[i]->info : NULL;
 }
 
-static int parse_bool_word(const char *v) {
-        static const char * const yes[] = { "1", "yes", "y", "true", "t", "on" };
-        static const char * const no[] = { "0", "no", "n", "false", "f", "off" };
-
-        for (size_t i = 0; i < ELEMENTSOF(yes); i++) {
-                if (strcasecmp(v, yes[i]) == 0)
-                        return 1;
-                if (strcasecmp(v, no[i]) == 0)
-                        return 0;
-        }
-        return -EINVAL;
-}
-
 bool rules_key_value_known(const KeyInfo *k, const char *value, unsigned v) {
         const KeyEntry *e;
         size_t i = 0;
@@ -356,7 +341,7 @@ bool rules_key_value_known(const KeyInfo *k, const char *value, unsigned v) {
                 return false;
         if (k->type != VALUE_ENUM && k->type != VALUE_BOOL)
                 return true;
-        if (k->type == VALUE_BOOL && parse_bool_word(value) >= 0)
+        if (k->type == VALUE_BOOL && parse_boolean(value) >= 0)
                 return true;
         e = entry_of(k);
         STRV_FOREACH(w, k->values) {

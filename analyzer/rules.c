@@ -61,27 +61,8 @@ static const char * const type_section_table[_UNIT_TYPE_MAX] = {
         [UNIT_SCOPE] = "Scope",
 };
 
-static const char * const unit_type_names[_UNIT_TYPE_MAX] = {
-        [UNIT_SERVICE] = "service",
-        [UNIT_SOCKET] = "socket",
-        [UNIT_TARGET] = "target",
-        [UNIT_DEVICE] = "device",
-        [UNIT_MOUNT] = "mount",
-        [UNIT_AUTOMOUNT] = "automount",
-        [UNIT_SWAP] = "swap",
-        [UNIT_TIMER] = "timer",
-        [UNIT_PATH] = "path",
-        [UNIT_SLICE] = "slice",
-        [UNIT_SCOPE] = "scope",
-};
-
 const char *rules_type_section(UnitType t) {
         return t >= 0 && t < _UNIT_TYPE_MAX ? type_section_table[t] : NULL;
-}
-
-UnitType rules_unit_type_from_string(const char *s) {
-        int i = string_table_lookup(unit_type_names, ELEMENTSOF(unit_type_names), s);
-        return i < 0 ? _UNIT_TYPE_INVALID : (UnitType) i;
 }
 
 bool rules_section_is_valid(UnitType t, const char *section) {

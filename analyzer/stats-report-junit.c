@@ -17,30 +17,9 @@ static void set_uint(xmlNodePtr n, const char *name, unsigned long v) {
         xmlSetProp(n, BAD_CAST name, BAD_CAST buf);
 }
 
-/* libxml2 wants UTF-8: journal text is mostly that, but not always. */
-static char *utf8_clean(const char *s) {
-        size_t n = strlen(s), o = 0;
-        char *r = malloc(n * 3 + 1);
-
-        if (!r)
-                return NULL;
-        for (size_t i = 0; i < n;) {
-                size_t good = utf8_first_invalid(s + i, n - i);
-                memcpy(r + o, s + i, good);
-                o += good;
-                i += good;
-                if (i < n) {
-                        memcpy(r + o, "\xef\xbf\xbd", 3);
-                        o += 3;
-                        i++;
-                }
-        }
-        r[o] = 0;
-        return r;
-}
-
 static int set_text(xmlNodePtr n, const char *name, const char *value) {
-        _cleanup_(freep) char *v = utf8_clean(value);
+        /* libxml2 wants UTF-8: journal text is mostly that, but not always. */
+        _cleanup_(freep) char *v = utf8_sanitize(value);
         if (!v)
                 return -ENOMEM;
         if (name)

@@ -261,6 +261,13 @@ void cycle_list_free(Cycle *c, size_t n) {
         free(c);
 }
 
+bool cycle_has(const Cycle *c, uint32_t node) {
+        for (size_t i = 0; i < c->n; i++)
+                if (c->nodes[i] == node)
+                        return true;
+        return false;
+}
+
 typedef struct CycleSearch {
         const Transaction *t;
         const Arcs *a;

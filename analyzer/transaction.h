@@ -38,3 +38,5 @@ uint32_t transaction_pulled_by(const Transaction *t, uint32_t node);
  * search budget ran out). Returns 0 or -ENOMEM. */
 int transaction_cycles(const Transaction *t, size_t max, Cycle **ret, size_t *ret_n, bool *ret_truncated);
 void cycle_list_free(Cycle *c, size_t n);
+/* Does the cycle go through the unit (a graph node)? */
+bool cycle_has(const Cycle *c, uint32_t node);

@@ -315,15 +315,6 @@ void transient_result_done(TransientResult *r) {
 
 /* ---- synchronous helper calls, each bounded by a deadline */
 
-static int set_str(char **p, const char *v) {
-        char *c = strdup(v);
-        if (!c)
-                return -ENOMEM;
-        free(*p);
-        *p = c;
-        return 0;
-}
-
 /* A call with the time left until deadline. Returns 0, -ETIMEDOUT when no time is left, or the call's error
  * (error set for method errors). Afterwards pending signals are processed, so a lost bus or manager shows. */
 static int call_bounded(JobWait *w, sd_bus_message *m, uint64_t deadline, sd_bus_error *error,
@@ -394,7 +385,7 @@ static int read_getall(sd_bus_message *reply, UnitState *st) {
                      streq(name, "Result"))) {
                         r = sd_bus_message_read(reply, "v", "s", &s);
                         if (r >= 0)
-                                r = set_str(streq(name, "ActiveState") ? &st->active_state :
+                                r = free_and_strdup(streq(name, "ActiveState") ? &st->active_state :
                                             streq(name, "SubState")    ? &st->sub_state :
                                             streq(name, "Result")      ? &st->result :
                                                                          &st->fragment_path,
@@ -421,7 +412,7 @@ static int read_getall(sd_bus_message *reply, UnitState *st) {
                                 char h[33];
                                 for (size_t i = 0; i < 16; i++)
                                         snprintf(h + 2 * i, 3, "%02x", p[i]);
-                                r = set_str(&st->invocation_id, h);
+                                r = free_and_strdup(&st->invocation_id, h);
                         }
                 } else
                         r = sd_bus_message_skip(reply, "v");
@@ -584,14 +575,14 @@ static void cleanup_by_name(JobWait *w, const TransientRequest *req, TransientRe
         w->cancel = NULL;
         res->cleanup = CLEANUP_INCOMPLETE;
         if (w->bus_lost || w->manager_lost) {
-                (void) set_str(&res->cleanup_detail, "not attempted: systemd is not reachable any more");
+                (void) free_and_strdup(&res->cleanup_detail, "not attempted: systemd is not reachable any more");
                 return;
         }
         r = bus_new_manager_call(w->bus, SD_PATH, SD_IFACE_MANAGER, "StopUnit", &stop);
         if (r >= 0)
                 r = sd_bus_message_append(stop, "ss", req->name, "replace");
         if (r < 0) {
-                (void) set_str(&res->cleanup_detail, "could not build the StopUnit call");
+                (void) free_and_strdup(&res->cleanup_detail, "could not build the StopUnit call");
                 return;
         }
         st = job_wait_call(w, stop, deadline);
@@ -612,7 +603,7 @@ static void cleanup_by_name(JobWait *w, const TransientRequest *req, TransientRe
                 return;
         }
         if (what) {
-                (void) set_str(&res->cleanup_detail, what);
+                (void) free_and_strdup(&res->cleanup_detail, what);
                 return;
         }
         r = manager_call(w, "ResetFailedUnit", deadline, &error, &reply, "s", req->name);

@@ -63,48 +63,6 @@ static bool is_ws(char c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* systemd's utf8_is_valid(): besides well-formedness it refuses surrogates, U+FDD0..U+FDEF and U+xFFFE/U+xFFFF. */
-static bool utf8_valid_systemd(const char *s, size_t n) {
-        const unsigned char *p = (const unsigned char *) s;
-        size_t i = 0;
-
-        while (i < n) {
-                unsigned char c = p[i];
-                size_t len;
-                uint32_t cp;
-
-                if (c < 0x80) {
-                        i++;
-                        continue;
-                }
-                if ((c & 0xE0) == 0xC0) {
-                        len = 2;
-                        cp = c & 0x1F;
-                } else if ((c & 0xF0) == 0xE0) {
-                        len = 3;
-                        cp = c & 0x0F;
-                } else if ((c & 0xF8) == 0xF0) {
-                        len = 4;
-                        cp = c & 0x07;
-                } else
-                        return false;
-                if (i + len > n)
-                        return false;
-                for (size_t j = 1; j < len; j++) {
-                        if ((p[i + j] & 0xC0) != 0x80)
-                                return false;
-                        cp = (cp << 6) | (p[i + j] & 0x3F);
-                }
-                if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000))
-                        return false;
-                if (cp >= 0x110000 || (cp & 0xFFFFF800) == 0xD800 || (cp >= 0xFDD0 && cp <= 0xFDEF) ||
-                    (cp & 0xFFFE) == 0xFFFE)
-                        return false;
-                i += len;
-        }
-        return true;
-}
-
 /* systemd's string_is_safe(): no control characters, quotes, backslashes or DEL. */
 static bool section_name_is_safe(const char *s, size_t n) {
         for (size_t i = 0; i < n; i++) {
@@ -233,7 +191,7 @@ static int parse_logical(Parser *P, const char *l, size_t n, unsigned line) {
                 }
         }
 
-        if (P->v >= V_UTF8 && !utf8_valid_systemd(a, (size_t) (b - a)))
+        if (P->v >= V_UTF8 && !utf8_is_valid_n(a, (size_t) (b - a), UTF8_REFUSE_NONCHARACTERS))
                 return bad_file(P, line,
                                 "invalid UTF-8 (systemd >= v239 refuses the whole file, although its message says "
                                 "'ignoring')", a, (size_t) (b - a));

@@ -419,3 +419,29 @@ int unit_name_from_path(const char *path, const char *suffix, char **ret) {
         *ret = s;
         return 0;
 }
+
+int unit_name_split_file_path(const char *path, char **ret_dir, char **ret_name) {
+        _cleanup_(freep) char *abs = NULL, *dir = NULL, *name = NULL;
+        const char *base;
+
+        if (path[0] == '/')
+                abs = strdup(path);
+        else {
+                _cleanup_(freep) char *cwd = getcwd(NULL, 0);
+                if (!cwd)
+                        return -errno;
+                abs = path_join(cwd, path);
+        }
+        if (!abs)
+                return -ENOMEM;
+        base = path_basename(abs);
+        if (!unit_name_is_valid(base, UNIT_NAME_ANY))
+                return -EINVAL;
+        dir = strndup_safe(abs, base - abs > 1 ? (size_t) (base - abs - 1) : 1);
+        name = strdup(base);
+        if (!dir || !name)
+                return -ENOMEM;
+        *ret_dir = TAKE_PTR(dir);
+        *ret_name = TAKE_PTR(name);
+        return 0;
+}

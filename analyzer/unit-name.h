@@ -70,3 +70,8 @@ int unit_name_path_escape(const char *path, char **ret);
 int unit_name_path_unescape(const char *s, char **ret);
 /* "/var/tmp" + ".mount" -> "var-tmp.mount" */
 int unit_name_from_path(const char *path, const char *suffix, char **ret);
+
+/* The path of a unit file split into its directory, made absolute against the working directory but otherwise
+ * as given ("/" for a file in /), and its file name, which must be a unit name (-EINVAL). The file is not
+ * looked at. Returns 0 with both owned by the caller, -EINVAL, -ENOMEM or getcwd()'s -errno. */
+int unit_name_split_file_path(const char *path, char **ret_dir, char **ret_name);

@@ -1,21 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include <strings.h>
-
 #include "unit-verify.h"
 #include "unit-words.h"
-
-int parse_boolean(const char *s) {
-        static const char * const yes[] = { "1", "yes", "y", "true", "t", "on" };
-        static const char * const no[] = { "0", "no", "n", "false", "f", "off" };
-
-        for (size_t i = 0; i < ELEMENTSOF(yes); i++)
-                if (strcasecmp(s, yes[i]) == 0)
-                        return 1;
-        for (size_t i = 0; i < ELEMENTSOF(no); i++)
-                if (strcasecmp(s, no[i]) == 0)
-                        return 0;
-        return -EINVAL;
-}
 
 /* The last effective value of a single-valued key, or NULL. */
 static const char *effective_value(const Unit *u, const SettingStatus *st, const char *section, const char *key) {

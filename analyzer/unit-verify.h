@@ -11,6 +11,3 @@
 /* Returns 0 when the unit passes, 1 when systemd v would refuse it (a DIAG_ERROR says why, naming the
  * fragment), -ENOMEM. st is the classification from unit_settings_classify(). */
 int unit_verify(const Unit *u, const SettingStatus *st, unsigned v, DiagList *diags);
-
-/* systemd's boolean words: 1/yes/y/true/t/on, 0/no/n/false/f/off, any case. Returns 1, 0 or -EINVAL. */
-int parse_boolean(const char *s);

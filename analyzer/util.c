@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <limits.h>
 #include <stdarg.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "util.h"
@@ -233,7 +234,7 @@ int read_full_fd_stat(int fd, const struct stat *stp, size_t max, char **ret, si
         return 0;
 }
 
-size_t utf8_first_invalid(const char *s, size_t n) {
+size_t utf8_first_invalid(const char *s, size_t n, Utf8Flags flags) {
         const unsigned char *p = (const unsigned char *) s;
         size_t i = 0;
 
@@ -268,6 +269,9 @@ size_t utf8_first_invalid(const char *s, size_t n) {
                 if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
                     (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
                         return i;
+                if ((flags & UTF8_REFUSE_NONCHARACTERS) &&
+                    ((cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE))
+                        return i;
                 i += len;
         }
         return n;
@@ -280,7 +284,7 @@ char *utf8_sanitize(const char *s) {
         if (!r)
                 return NULL;
         for (size_t i = 0; i < n;) {
-                size_t ok = utf8_first_invalid(s + i, n - i);
+                size_t ok = utf8_first_invalid(s + i, n - i, 0);
                 memcpy(r + o, s + i, ok);
                 o += ok;
                 i += ok;
@@ -294,8 +298,31 @@ char *utf8_sanitize(const char *s) {
         return r;
 }
 
-bool utf8_is_valid_n(const char *s, size_t n) {
-        return utf8_first_invalid(s, n) == n;
+bool utf8_is_valid_n(const char *s, size_t n, Utf8Flags flags) {
+        return utf8_first_invalid(s, n, flags) == n;
+}
+
+int free_and_strdup(char **p, const char *s) {
+        char *c = strdup(s);
+
+        if (!c)
+                return -ENOMEM;
+        free(*p);
+        *p = c;
+        return 0;
+}
+
+int parse_boolean(const char *s) {
+        static const char * const yes[] = { "1", "yes", "y", "true", "t", "on" };
+        static const char * const no[] = { "0", "no", "n", "false", "f", "off" };
+
+        for (size_t i = 0; i < ELEMENTSOF(yes); i++)
+                if (strcasecmp(s, yes[i]) == 0)
+                        return 1;
+        for (size_t i = 0; i < ELEMENTSOF(no); i++)
+                if (strcasecmp(s, no[i]) == 0)
+                        return 0;
+        return -EINVAL;
 }
 
 int safe_atou(const char *s, unsigned *ret) {

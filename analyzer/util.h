@@ -116,18 +116,29 @@ int read_full_fd(int fd, size_t max, char **ret, size_t *ret_size);
 /* read_full_fd() with fstat() of fd already done (st). */
 int read_full_fd_stat(int fd, const struct stat *st, size_t max, char **ret, size_t *ret_size);
 
-bool utf8_is_valid_n(const char *s, size_t n);
+typedef enum Utf8Flags {
+        /* also refuse U+FDD0..U+FDEF and U+xFFFE/U+xFFFF, as systemd's utf8_is_valid() does */
+        UTF8_REFUSE_NONCHARACTERS = 1 << 0,
+} Utf8Flags;
+
+/* Position of the first invalid UTF-8 byte in s[0..n), or n. Invalid: malformed, overlong, a surrogate, beyond
+ * U+10FFFF, and with UTF8_REFUSE_NONCHARACTERS a noncharacter. */
+size_t utf8_first_invalid(const char *s, size_t n, Utf8Flags flags);
+bool utf8_is_valid_n(const char *s, size_t n, Utf8Flags flags);
 /* A copy of s with every invalid UTF-8 byte replaced by U+FFFD (for XML and other strict consumers). */
 char *utf8_sanitize(const char *s);
-/* Position of the first invalid UTF-8 byte in s[0..n), or n. */
-size_t utf8_first_invalid(const char *s, size_t n);
 
 /* A copy of s with its control characters escaped (\\n, \\t, \\x1b, ...), for text output of names that come from
  * the input (a file name may hold a newline or a terminal escape sequence). NULL on OOM. */
 char *escape_control(const char *s);
 
+/* Replaces the string *p owns with a copy of s (*p is kept on failure). Returns 0 or -ENOMEM. */
+int free_and_strdup(char **p, const char *s);
+
 /* Safe unsigned parse; returns -EINVAL/-ERANGE. */
 int safe_atou(const char *s, unsigned *ret);
+/* systemd's boolean words: 1/yes/y/true/t/on, 0/no/n/false/f/off, any case. Returns 1, 0 or -EINVAL. */
+int parse_boolean(const char *s);
 
 /* Path helpers operating on strings only (no file system access). */
 bool path_is_absolute(const char *p);

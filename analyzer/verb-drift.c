@@ -205,12 +205,9 @@ int verb_drift(int argc, char *argv[], Context *ctx) {
                 goto finish;
         }
 
-        r = rules_load(NULL, &rules, &diags);
-        if (r < 0) {
-                diag_list_print(&diags, stderr, DIAG_ERROR);
-                log_error("cannot read the rules in %s", rules_default_dir());
+        r = cli_load_rules(&rules, &diags);
+        if (r < 0)
                 goto finish;
-        }
         distro = root_distro(root);
         if (live_mount_points(s, &mounted) < 0)
                 goto oom;

@@ -40,12 +40,9 @@ int verb_explain(int argc, char *argv[], Context *ctx) {
                 return r > 0 ? EXIT_CLEAN : EXIT_ERROR;
         if (cli_check_format(ctx, "explain", formats) < 0)
                 return EXIT_ERROR;
-        r = rules_load(NULL, &rules, &diags);
-        if (r < 0) {
-                diag_list_print(&diags, stderr, DIAG_ERROR);
-                log_error("cannot read the rules in %s", rules_default_dir());
+        r = cli_load_rules(&rules, &diags);
+        if (r < 0)
                 return EXIT_ERROR;
-        }
         for (int i = first; i < argc; i++)
                 if (!rules_check_lookup(rules, argv[i])) {
                         log_error("unknown check \"%s\"; 'bootrace explain' lists them", argv[i]);

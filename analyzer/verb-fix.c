@@ -55,13 +55,7 @@ static int fix_option(int c, const char *arg, void *userdata) {
                 a->write = true;
                 return 0;
         case ARG_TRANSACTION:
-                if (!unit_name_is_valid(arg, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE)) {
-                        log_error("--transaction=%s: not a unit name", arg);
-                        return -EINVAL;
-                }
-                free(a->transaction);
-                a->transaction = strdup(arg);
-                return a->transaction ? 0 : -ENOMEM;
+                return cli_set_unit_name("--transaction", arg, &a->transaction);
         }
         return -EINVAL;
 }
@@ -472,19 +466,12 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                           "see 'bootrace fix --help'");
                 return EXIT_ERROR;
         }
-        if (ctx->root) {
-                r = root_open(ctx->root, &root);
-                if (r < 0) {
-                        log_error("--root=%s: %s", ctx->root, strerror(-r));
-                        return EXIT_ERROR;
-                }
-        }
-        r = rules_load(NULL, &rules, &diags);
-        if (r < 0) {
-                diag_list_print(&diags, stderr, DIAG_ERROR);
-                log_error("cannot read the rules in %s", rules_default_dir());
+        r = cli_open_root(ctx, &root);
+        if (r < 0)
                 return EXIT_ERROR;
-        }
+        r = cli_load_rules(&rules, &diags);
+        if (r < 0)
+                return EXIT_ERROR;
         for (int i = first; i < argc; i++) {
                 if (strchr(argv[i], '/') || access(argv[i], F_OK) >= 0)
                         r = add_path(&units, argv[i]);

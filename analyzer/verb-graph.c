@@ -68,14 +68,8 @@ static int graph_option(int c, const char *arg, void *userdata) {
                 a->cycles = true;
                 return 0;
         case ARG_TRANSACTION:
-                if (!unit_name_is_valid(arg, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE)) {
-                        log_error("--transaction=%s: not a unit name", arg);
-                        return -EINVAL;
-                }
-                free(a->transaction);
-                a->transaction = strdup(arg);
                 a->cycles = true;
-                return a->transaction ? 0 : -ENOMEM;
+                return cli_set_unit_name("--transaction", arg, &a->transaction);
         case ARG_ALL:
                 a->all = true;
                 return 0;
@@ -130,6 +124,17 @@ static void print_text(const Model *m, bool all) {
         }
 }
 
+/* An edge as graph --format=json and graph --cycles --format=json give it: from, type, to and its origin. */
+static void edge_to_json(JsonWriter *w, const Graph *g, const GraphEdge *e) {
+        json_begin_object(w);
+        json_kv_string(w, "from", graph_node_name(g, e->from));
+        json_kv_string(w, "type", dep_type_to_string(e->type));
+        json_kv_string(w, "to", graph_node_name(g, e->to));
+        json_key(w, "origin");
+        origin_to_json(w, graph_origin(g, e->origin));
+        json_end_object(w);
+}
+
 static void print_json(const Model *m, const Context *ctx, VersionSource vsrc, bool all) {
         Graph *g = model_graph(m);
         JsonWriter w;
@@ -175,13 +180,7 @@ static void print_json(const Model *m, const Context *ctx, VersionSource vsrc, b
                 const GraphEdge *e = graph_edge(g, i);
                 if (!wanted(m, model_unit_of_node(m, e->from), all))
                         continue;
-                json_begin_object(&w);
-                json_kv_string(&w, "from", graph_node_name(g, e->from));
-                json_kv_string(&w, "type", dep_type_to_string(e->type));
-                json_kv_string(&w, "to", graph_node_name(g, e->to));
-                json_key(&w, "origin");
-                origin_to_json(&w, graph_origin(g, e->origin));
-                json_end_object(&w);
+                edge_to_json(&w, g, e);
         }
         json_end_array(&w);
         json_end_object(&w);
@@ -216,33 +215,22 @@ static void print_dot(const Model *m, bool all) {
 
 /* A PATH argument: its directory is searched first, its file name is the unit. */
 static int path_arg(const char *arg, char **ret_name, char ***dirs) {
-        _cleanup_(freep) char *abs = NULL, *dir = NULL;
-        const char *base;
+        _cleanup_(freep) char *dir = NULL, *name = NULL;
         struct stat st;
+        int r;
 
         if (stat(arg, &st) < 0) {
                 log_error("%s: %s", arg, strerror(errno));
                 return -errno;
         }
-        if (arg[0] == '/')
-                abs = strdup(arg);
-        else {
-                _cleanup_(freep) char *cwd = getcwd(NULL, 0);
-                if (!cwd)
-                        return -errno;
-                abs = path_join(cwd, arg);
-        }
-        if (!abs)
+        r = unit_name_split_file_path(arg, &dir, &name);
+        if (r == -EINVAL)
+                log_error("%s: \"%s\" is not a valid unit file name", arg, path_basename(arg));
+        if (r < 0)
+                return r;
+        if (strv_extend_unique(dirs, dir) < 0)
                 return -ENOMEM;
-        base = path_basename(abs);
-        if (!unit_name_is_valid(base, UNIT_NAME_ANY)) {
-                log_error("%s: \"%s\" is not a valid unit file name", arg, base);
-                return -EINVAL;
-        }
-        dir = strndup_safe(abs, base - abs > 1 ? (size_t) (base - abs - 1) : 1);
-        *ret_name = strdup(base);
-        if (!dir || !*ret_name || strv_extend_unique(dirs, dir) < 0)
-                return -ENOMEM;
+        *ret_name = TAKE_PTR(name);
         return 0;
 }
 
@@ -282,16 +270,8 @@ static int print_cycles(const Model *m, const Rules *rules, const Context *ctx, 
                         json_begin_object(&w);
                         json_key(&w, "edges");
                         json_begin_array(&w);
-                        for (size_t k = 0; k < cycles[i].n; k++) {
-                                const GraphEdge *e = graph_edge(g, cycles[i].edges[k]);
-                                json_begin_object(&w);
-                                json_kv_string(&w, "from", graph_node_name(g, e->from));
-                                json_kv_string(&w, "type", dep_type_to_string(e->type));
-                                json_kv_string(&w, "to", graph_node_name(g, e->to));
-                                json_key(&w, "origin");
-                                origin_to_json(&w, graph_origin(g, e->origin));
-                                json_end_object(&w);
-                        }
+                        for (size_t k = 0; k < cycles[i].n; k++)
+                                edge_to_json(&w, g, graph_edge(g, cycles[i].edges[k]));
                         json_end_array(&w);
                         json_key(&w, "victims");
                         json_begin_array(&w);
@@ -372,22 +352,15 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         }
         if (cli_check_format(ctx, "graph", formats) < 0)
                 goto finish;
-        if (ctx->root) {
-                r = root_open(ctx->root, &root);
-                if (r < 0) {
-                        log_error("--root=%s: %s", ctx->root, strerror(-r));
-                        goto finish;
-                }
-        }
+        r = cli_open_root(ctx, &root);
+        if (r < 0)
+                goto finish;
         r = context_resolve_version(ctx, root, &version, &vsrc);
         if (r < 0)
                 goto finish;
-        r = rules_load(NULL, &rules, &diags);
-        if (r < 0) {
-                diag_list_print(&diags, stderr, DIAG_ERROR);
-                log_error("cannot read the rules in %s", rules_default_dir());
+        r = cli_load_rules(&rules, &diags);
+        if (r < 0)
                 goto finish;
-        }
         if (ctx->target) {
                 const char *canonical = NULL;
                 if (rules_target_version(rules, ctx->target, NULL, &canonical) >= 0 && canonical)

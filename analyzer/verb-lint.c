@@ -265,19 +265,12 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
                 log_error("lint: give unit files or directories, or --root=DIR; see 'bootrace lint --help'");
                 return EXIT_ERROR;
         }
-        if (ctx->root) {
-                r = root_open(ctx->root, &root);
-                if (r < 0) {
-                        log_error("--root=%s: %s", ctx->root, strerror(-r));
-                        return EXIT_ERROR;
-                }
-        }
-        r = rules_load(NULL, &rules, &diags);
-        if (r < 0) {
-                diag_list_print(&diags, stderr, DIAG_ERROR);
-                log_error("cannot read the rules in %s", rules_default_dir());
+        r = cli_open_root(ctx, &root);
+        if (r < 0)
                 return EXIT_ERROR;
-        }
+        r = cli_load_rules(&rules, &diags);
+        if (r < 0)
+                return EXIT_ERROR;
         r = context_resolve_version(ctx, root, &version, &vsrc);
         if (r < 0)
                 return EXIT_ERROR;

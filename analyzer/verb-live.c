@@ -9,15 +9,6 @@
 #include "live.h"
 #include "verb-live.h"
 
-static int set_str(char **p, const char *v) {
-        char *c = strdup(v);
-        if (!c)
-                return -ENOMEM;
-        free(*p);
-        *p = c;
-        return 0;
-}
-
 /* systemd-analyze's --fuzz takes a time span; so does this: "0", "100ms", "1.5s", "2min", plain seconds. */
 static int parse_span(const char *s, uint64_t *ret) {
         char *end;
@@ -48,10 +39,10 @@ int live_args_handle(LiveArgs *a, int c, const char *arg) {
                 return 0;
         case 'H':
         case ARG_LIVE_HOST:
-                return set_str(&a->host, arg);
+                return free_and_strdup(&a->host, arg);
         case 'M':
         case ARG_LIVE_MACHINE:
-                return set_str(&a->machine, arg);
+                return free_and_strdup(&a->machine, arg);
         case ARG_LIVE_FUZZ:
                 if (parse_span(arg, &a->fuzz) < 0) {
                         log_error("--fuzz=%s: expected a time span such as 0, 100ms or 1s", arg);

@@ -104,21 +104,12 @@ static int parse_seconds(const char *s, uint64_t *ret) {
         return 0;
 }
 
-static int set_str(char **p, const char *v) {
-        char *c = strdup(v);
-        if (!c)
-                return -ENOMEM;
-        free(*p);
-        *p = c;
-        return 0;
-}
-
 static int handle(int c, const char *arg, void *userdata) {
         ProbeArgs *a = userdata;
 
         switch (c) {
         case ARG_LIKE:
-                return set_str(&a->like, arg);
+                return free_and_strdup(&a->like, arg);
         case 'p':
                 return strv_extend(&a->assignments, arg);
         case ARG_TIMEOUT:
@@ -134,15 +125,15 @@ static int handle(int c, const char *arg, void *userdata) {
                         log_error("probe: --unit=%s: expected a service name, NAME.service", arg);
                         return -EINVAL;
                 }
-                return set_str(&a->unit, arg);
+                return free_and_strdup(&a->unit, arg);
         case 'H':
         case ARG_HOST:
-                return set_str(&a->host, arg);
+                return free_and_strdup(&a->host, arg);
         case 'M':
         case ARG_MACHINE:
-                return set_str(&a->machine, arg);
+                return free_and_strdup(&a->machine, arg);
         case 'D':
-                return set_str(&a->directory, arg);
+                return free_and_strdup(&a->directory, arg);
         case ARG_JOURNAL_LINES:
                 if (safe_atou(arg, &a->journal_lines) < 0) {
                         log_error("probe: --journal-lines=%s: expected a number", arg);

@@ -102,19 +102,10 @@ typedef struct ShowArg {
         char *dir; /* for PATH arguments: the absolute directory */
 } ShowArg;
 
-static const char *section_rank_name(UnitType t) {
-        static const char * const type_sections[_UNIT_TYPE_MAX] = {
-                [UNIT_SERVICE] = "Service", [UNIT_SOCKET] = "Socket",       [UNIT_MOUNT] = "Mount",
-                [UNIT_AUTOMOUNT] = "Automount", [UNIT_SWAP] = "Swap",       [UNIT_TIMER] = "Timer",
-                [UNIT_PATH] = "Path",       [UNIT_SLICE] = "Slice",         [UNIT_SCOPE] = "Scope",
-        };
-        return t >= 0 && t < _UNIT_TYPE_MAX ? type_sections[t] : NULL;
-}
-
 /* Sections in the order systemd documents them: [Unit], the type's own, [Install], then the rest as met. */
 static int section_order(const Unit *u, char ***ret) {
         _cleanup_(strv_freep) char **l = NULL;
-        const char *own = section_rank_name(u->type);
+        const char *own = rules_type_section(u->type);
 
         for (size_t i = 0; i < u->n_settings; i++)
                 if (streq(u->settings[i].section, "Unit") && strv_extend_unique(&l, "Unit") < 0)
@@ -359,9 +350,8 @@ static void show_args_free(ShowArg *a, size_t n) {
 
 /* A PATH argument: its directory (made absolute) is searched first; its file name is the unit name. */
 static int parse_path_arg(const char *arg, ShowArg *ret) {
-        _cleanup_(freep) char *abs = NULL, *dir = NULL;
-        const char *base;
         struct stat st;
+        int r;
 
         if (stat(arg, &st) < 0) {
                 log_error("%s: %s", arg, strerror(errno));
@@ -371,27 +361,11 @@ static int parse_path_arg(const char *arg, ShowArg *ret) {
                 log_error("%s: is a directory; give a unit file or a unit name", arg);
                 return -EISDIR;
         }
-        if (arg[0] == '/')
-                abs = strdup(arg);
-        else {
-                _cleanup_(freep) char *cwd = getcwd(NULL, 0);
-                if (!cwd)
-                        return -errno;
-                abs = path_join(cwd, arg);
-        }
-        if (!abs)
-                return -ENOMEM;
-        base = path_basename(abs);
-        if (!unit_name_is_valid(base, UNIT_NAME_ANY)) {
-                log_error("%s: \"%s\" is not a valid unit file name (NAME.service, NAME.socket, ...)", arg, base);
-                return -EINVAL;
-        }
-        dir = strndup_safe(abs, base - abs > 1 ? (size_t) (base - abs - 1) : 1);
-        ret->name = strdup(base);
-        if (!dir || !ret->name)
-                return -ENOMEM;
-        ret->dir = TAKE_PTR(dir);
-        return 0;
+        r = unit_name_split_file_path(arg, &ret->dir, &ret->name);
+        if (r == -EINVAL)
+                log_error("%s: \"%s\" is not a valid unit file name (NAME.service, NAME.socket, ...)", arg,
+                          path_basename(arg));
+        return r;
 }
 
 int verb_show(int argc, char *argv[], Context *ctx) {
@@ -434,12 +408,9 @@ int verb_show(int argc, char *argv[], Context *ctx) {
         r = context_resolve_version(ctx, root, &version, &vsrc);
         if (r < 0)
                 return EXIT_ERROR;
-        r = rules_load(NULL, &rules, &diags);
-        if (r < 0) {
-                diag_list_print(&diags, stderr, DIAG_ERROR);
-                log_error("cannot read the rules in %s", rules_default_dir());
+        r = cli_load_rules(&rules, &diags);
+        if (r < 0)
                 return EXIT_ERROR;
-        }
 
         args = calloc(argc - optind_ + 1, sizeof(ShowArg));
         if (!args)

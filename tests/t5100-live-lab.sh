@@ -15,61 +15,15 @@ lab_require bookworm
 command -v nsenter > /dev/null || skip_all "nsenter not installed"
 command -v python3 > /dev/null || skip_all "python3 not installed"
 
-export LAB_SRV=${LAB_SRV:-/srv/lab} LAB_DATA=$TMP/labdata LAB_LOGS=$TMP/lablogs
-JDIR=$TMP/journal
-if [ -d /sys/fs/cgroup/unified ] && [ -d /sys/fs/cgroup/systemd ]; then CG=/sys/fs/cgroup/unified; else CG=/sys/fs/cgroup; fi
-L= BOOT_PID=
+. "$(dirname "$0")/lab-container-lib.sh"
+trap 'lab_container_poweroff; _test_exit' EXIT
 
-# Our container, not another test's boot of the same tree: lab_nspawn puts it in the cgroup lab-SUITE-PID, PID
-# being lab-boot.sh's. Its PID 1 is the process there whose PID in its own namespace is 1.
-our_leader() {
-        local f p
-        for f in "$CG/lab-bookworm-$BOOT_PID/payload/init.scope/cgroup.procs" \
-                 "$CG/lab-bookworm-$BOOT_PID/payload/cgroup.procs"; do
-                [ -r "$f" ] || continue
-                for p in $(cat "$f"); do
-                        awk '/^NSpid:/ { exit ($NF == 1) ? 0 : 1 }' "/proc/$p/status" 2> /dev/null &&
-                                { echo "$p"; return 0; }
-                done
-        done
-        return 1
-}
-poweroff() {
-        local p
-        [ -n "$BOOT_PID" ] || return 0
-        [ -n "$L" ] && kill -s RTMIN+4 "$L" 2> /dev/null
-        for _ in $(seq 300); do kill -0 "$BOOT_PID" 2> /dev/null || break; sleep 0.1; done
-        if kill -0 "$BOOT_PID" 2> /dev/null; then
-                # no clean poweroff: SIGTERM makes our nspawn halt the container
-                for p in $(cat "$CG/lab-bookworm-$BOOT_PID"/cgroup.procs \
-                               "$CG/lab-bookworm-$BOOT_PID"/supervisor/cgroup.procs 2> /dev/null); do
-                        [ "$(cat "/proc/$p/comm" 2> /dev/null)" = systemd-nspawn ] && kill "$p"
-                done
-                wait "$BOOT_PID" 2> /dev/null
-        fi
-        wait "$BOOT_PID" 2> /dev/null
-        L= BOOT_PID=
-}
-trap 'poweroff; _test_exit' EXIT
-
-"$LAB/lab-boot.sh" -t 300 -j "$JDIR" bookworm 1 -- lab.stay > "$TMP/boot.log" 2>&1 &
-BOOT_PID=$!
-# boots of one tree are serialized (flock): another test may hold the tree for a while
-for _ in $(seq 2000); do
-        L=$(our_leader) && [ -S "/proc/$L/root/run/dbus/system_bus_socket" ] && break
-        L=
-        kill -0 "$BOOT_PID" 2> /dev/null || break
-        sleep 0.2
-done
-if [ -z "$L" ]; then
-        echo "Bail out! the bookworm container did not come up: $(tail -3 "$TMP/boot.log")"
+if ! lab_container_boot bookworm; then
+        echo "Bail out! the bookworm container did not come up: $(tail -3 "$TMP/boot-bookworm.log")"
         _test_skip_all=1 _test_exit_rc=1
         exit 1
 fi
-R=/proc/$L/root
-timeout 60 nsenter -t "$L" -a systemctl is-system-running --wait > /dev/null 2>&1 || true
-export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$R/run/dbus/system_bus_socket
-export L R JDIR
+export JDIR=$TMP/journal-bookworm
 
 # --- show --live and graph --live against systemctl show, type by type
 units="racy-ptmp.service systemd-tmpfiles-setup.service local-fs.target multi-user.target dbus.socket -.mount"

@@ -193,6 +193,12 @@ static void test_keys(const Rules *r) {
         const KeyInfo *k;
         unsigned since = 0, until = 0;
 
+        TAP_STREQ(rules_type_section(UNIT_SERVICE), "Service", "a service's own section is [Service]");
+        TAP_STREQ(rules_type_section(UNIT_AUTOMOUNT), "Automount", "an automount's is [Automount]");
+        tap_ok(!rules_type_section(UNIT_TARGET) && !rules_type_section(UNIT_DEVICE) &&
+                       !rules_type_section(_UNIT_TYPE_INVALID),
+               "targets and devices have no section of their own");
+
         k = rules_key_lookup(r, UNIT_SERVICE, "Service", "PrivateTmp", 229);
         tap_ok(k && k->kind == KEY_SINGLE && k->type == VALUE_BOOL, "PrivateTmp in [Service] at 229: single bool");
         tap_ok(k && rules_key_value_known(k, "yes", 229) && rules_key_value_known(k, "Off", 229),

@@ -48,6 +48,10 @@ static void test_valid(void) {
         TAP_STREQ(unit_type_to_string(UNIT_SCOPE), "scope", "scope to string");
         TAP_INTEQ(unit_type_from_string("swap"), UNIT_SWAP, "swap from string");
         TAP_INTEQ(unit_type_from_string("nope"), _UNIT_TYPE_INVALID, "bad type from string");
+        TAP_INTEQ(unit_type_from_string(NULL), _UNIT_TYPE_INVALID, "no type from NULL");
+        for (UnitType t = 0; t < _UNIT_TYPE_MAX; t++)
+                tap_ok(unit_type_to_string(t) && unit_type_from_string(unit_type_to_string(t)) == t,
+                       "type %d: '%s' and back", t, strna(unit_type_to_string(t)));
 }
 
 static void str_fn(int (*fn)(const char *, char **), const char *in, const char *want, const char *what) {
@@ -264,11 +268,43 @@ static void test_against_systemd_escape(void) {
         }
 }
 
+static void split(const char *path, int want_r, const char *want_dir, const char *want_name) {
+        _cleanup_(freep) char *dir = NULL, *name = NULL;
+        int r = unit_name_split_file_path(path, &dir, &name);
+
+        if (want_r < 0) {
+                tap_ok(r == want_r, "split '%s': %d (want %d)", path, r, want_r);
+                return;
+        }
+        tap_ok(r == 0 && streq_ptr(dir, want_dir) && streq_ptr(name, want_name), "split '%s': '%s' + '%s'", path,
+               strna(dir), strna(name));
+}
+
+static void test_split_file_path(void) {
+        _cleanup_(freep) char *cwd = getcwd(NULL, 0), *sub = NULL, *subdot = NULL;
+
+        split("/etc/systemd/system/a.service", 0, "/etc/systemd/system", "a.service");
+        split("/a@.service", 0, "/", "a@.service");
+        split("/x/./y//a@i.socket", 0, "/x/./y/", "a@i.socket");   /* not simplified */
+        split("/x/a.nope", -EINVAL, NULL, NULL);
+        split("/x/units/", -EINVAL, NULL, NULL);
+        split("/x/-", -EINVAL, NULL, NULL);
+        if (!cwd) {
+                tap_ok(false, "getcwd: %s", strerror(errno));
+                return;
+        }
+        sub = path_join(cwd, "units");
+        subdot = path_join(cwd, ".");
+        split("units/b.target", 0, sub, "b.target");
+        split("./b.target", 0, subdot, "b.target");
+}
+
 int main(void) {
         test_valid();
         test_parts();
         test_dropin_names();
         test_escape();
         test_against_systemd_escape();
+        test_split_file_path();
         return tap_done();
 }

@@ -30,10 +30,56 @@ static void test_strv(void) {
 }
 
 static void test_utf8(void) {
-        tap_ok(utf8_is_valid_n("h\xc3\xa9llo", 6), "valid UTF-8 accepted");
-        TAP_INTEQ(utf8_first_invalid("ab\xff", 3), 2, "invalid byte located");
-        tap_ok(!utf8_is_valid_n("\xc0\x80", 2), "overlong NUL rejected");
-        tap_ok(!utf8_is_valid_n("\xed\xa0\x80", 3), "surrogate rejected");
+        tap_ok(utf8_is_valid_n("h\xc3\xa9llo", 6, 0), "valid UTF-8 accepted");
+        TAP_INTEQ(utf8_first_invalid("ab\xff", 3, 0), 2, "invalid byte located");
+        tap_ok(!utf8_is_valid_n("\xc0\x80", 2, 0), "overlong NUL rejected");
+        tap_ok(!utf8_is_valid_n("\xed\xa0\x80", 3, 0), "surrogate rejected");
+        tap_ok(!utf8_is_valid_n("\xf4\x90\x80\x80", 4, 0), "beyond U+10FFFF rejected");
+        TAP_INTEQ(utf8_first_invalid("a\xe2\x82", 3, 0), 1, "truncated sequence located at its start");
+
+        /* noncharacters: valid UTF-8, refused only as systemd refuses them */
+        static const char * const nonchars[] = { "\xef\xb7\x90" /* U+FDD0 */, "\xef\xb7\xaf" /* U+FDEF */,
+                                                 "\xef\xbf\xbe" /* U+FFFE */, "\xef\xbf\xbf" /* U+FFFF */,
+                                                 "\xf0\x9f\xbf\xbf" /* U+1FFFF */,
+                                                 "\xf4\x8f\xbf\xbe" /* U+10FFFE */ };
+        for (size_t i = 0; i < ELEMENTSOF(nonchars); i++) {
+                size_t n = strlen(nonchars[i]);
+                tap_ok(utf8_is_valid_n(nonchars[i], n, 0), "noncharacter %zu accepted without the flag", i);
+                tap_ok(utf8_first_invalid(nonchars[i], n, UTF8_REFUSE_NONCHARACTERS) == 0,
+                       "noncharacter %zu refused with UTF8_REFUSE_NONCHARACTERS", i);
+        }
+        tap_ok(utf8_is_valid_n("\xef\xb7\x8f\xef\xb7\xb0\xef\xbf\xbd", 9, UTF8_REFUSE_NONCHARACTERS),
+               "U+FDCF, U+FDF0 and U+FFFD are characters");
+        TAP_INTEQ(utf8_first_invalid("ab\xef\xbf\xbe", 5, UTF8_REFUSE_NONCHARACTERS), 2, "noncharacter located");
+
+        {
+                _cleanup_(freep) char *a = utf8_sanitize("a\xff\xc3\xa9\xe2\x82"), *b = utf8_sanitize("");
+                TAP_STREQ(a, "a\xef\xbf\xbd\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd",
+                          "utf8_sanitize replaces each invalid byte by U+FFFD");
+                TAP_STREQ(b, "", "utf8_sanitize of an empty string");
+        }
+}
+
+static void test_free_and_strdup(void) {
+        _cleanup_(freep) char *p = NULL;
+
+        tap_ok(free_and_strdup(&p, "one") == 0 && streq_ptr(p, "one"), "free_and_strdup into NULL");
+        tap_ok(free_and_strdup(&p, "two") == 0 && streq_ptr(p, "two"), "free_and_strdup replaces the string");
+        tap_ok(free_and_strdup(&p, p) == 0 && streq_ptr(p, "two"), "free_and_strdup of the string itself");
+        tap_ok(free_and_strdup(&p, "") == 0 && streq_ptr(p, ""), "free_and_strdup of \"\"");
+}
+
+static void test_parse_boolean(void) {
+        static const char * const yes[] = { "1", "yes", "y", "true", "t", "on", "YES", "True", "oN" };
+        static const char * const no[] = { "0", "no", "n", "false", "f", "off", "NO", "False", "OFF" };
+        static const char * const neither[] = { "", "2", "yess", "enable", "nope", " yes", "yes ", "-1" };
+
+        for (size_t i = 0; i < ELEMENTSOF(yes); i++)
+                tap_ok(parse_boolean(yes[i]) == 1, "parse_boolean('%s') = 1", yes[i]);
+        for (size_t i = 0; i < ELEMENTSOF(no); i++)
+                tap_ok(parse_boolean(no[i]) == 0, "parse_boolean('%s') = 0", no[i]);
+        for (size_t i = 0; i < ELEMENTSOF(neither); i++)
+                tap_ok(parse_boolean(neither[i]) == -EINVAL, "parse_boolean('%s') = -EINVAL", neither[i]);
 }
 
 static void test_escape_control(void) {
@@ -66,6 +112,8 @@ int main(void) {
         test_paths();
         test_strv();
         test_utf8();
+        test_free_and_strdup();
+        test_parse_boolean();
         test_escape_control();
         test_json();
         return tap_done();
