@@ -82,7 +82,8 @@ static uint64_t data(Builder *b, uint64_t table, uint64_t fld, const char *paylo
         return off;
 }
 
-static uint64_t entry(Builder *b, uint64_t seqnum, const uint64_t *items, const char * const *payloads, size_t n) {
+static uint64_t entry(Builder *b, uint64_t seqnum, const uint64_t *items, const char * const *payloads,
+                      size_t n) {
         size_t isz = b->compact ? 4 : 16;
         uint64_t off = object(b, 3, 64 + n * isz), x = 0;
 
@@ -122,13 +123,14 @@ static uint64_t entry_array(Builder *b, const uint64_t *items, size_t n, size_t 
         return off;
 }
 
-/* Two entries, MESSAGE=a and MESSAGE=b, both with the same _BOOT_ID. Offsets of interest in *ret. */
+/* Two entries, _TRANSPORT=journal and _TRANSPORT=stdout, both with the same _BOOT_ID (the one in the entries'
+ * headers). Offsets of interest in *l. */
 typedef struct Layout {
         uint64_t fht, dht, f_msg, msg_a, boot, msg_b, e1, e2, main_array, boot_array;
 } Layout;
 
 static void build(Builder *b, bool compact, bool keyed, Layout *l) {
-        static const char *boot = "_BOOT_ID=b0010203040506070809a0b0c0d0e0f0";
+        static const char *boot = "_BOOT_ID=b00102030405060708090a0b0c0d0e0f";
         uint64_t f_boot;
 
         memset(b, 0, sizeof *b);
@@ -137,15 +139,17 @@ static void build(Builder *b, bool compact, bool keyed, Layout *l) {
         b->end = HEADER_SIZE;
         l->fht = object(b, 5, 16 + FIELD_BUCKETS * 16);
         l->dht = object(b, 4, 16 + DATA_BUCKETS * 16);
-        l->f_msg = field(b, l->fht, "MESSAGE");
-        l->msg_a = data(b, l->dht, l->f_msg, "MESSAGE=a");
+        l->f_msg = field(b, l->fht, "_TRANSPORT");
+        l->msg_a = data(b, l->dht, l->f_msg, "_TRANSPORT=journal");
         f_boot = field(b, l->fht, "_BOOT_ID");
         l->boot = data(b, l->dht, f_boot, boot);
-        l->e1 = entry(b, 1, (uint64_t[]) { l->msg_a, l->boot }, (const char *[]) { "MESSAGE=a", boot }, 2);
+        l->e1 = entry(b, 1, (uint64_t[]) { l->msg_a, l->boot }, (const char *[]) { "_TRANSPORT=journal", boot },
+                      2);
         data_add_entry(b, l->msg_a, l->e1);
         data_add_entry(b, l->boot, l->e1);
-        l->msg_b = data(b, l->dht, l->f_msg, "MESSAGE=b");
-        l->e2 = entry(b, 2, (uint64_t[]) { l->boot, l->msg_b }, (const char *[]) { boot, "MESSAGE=b" }, 2);
+        l->msg_b = data(b, l->dht, l->f_msg, "_TRANSPORT=stdout");
+        l->e2 = entry(b, 2, (uint64_t[]) { l->boot, l->msg_b }, (const char *[]) { boot, "_TRANSPORT=stdout" },
+                      2);
         data_add_entry(b, l->msg_b, l->e2);
         data_add_entry(b, l->boot, l->e2);
         l->boot_array = entry_array(b, (uint64_t[]) { l->e2 }, 1, 4);
@@ -192,10 +196,10 @@ static int verify(const Builder *b, JournalVerifyReport *rep) {
 typedef void (*Damage)(Builder *b, const Layout *l);
 
 static void d_payload(Builder *b, const Layout *l) {
-        b->f[l->msg_a + (b->compact ? 72 : 64) + 8] = 'z'; /* MESSAGE=a -> MESSAGE=z */
+        b->f[l->msg_a + (b->compact ? 72 : 64) + 8] = 'z'; /* _TRANSPORT=journal -> _TRANSPOzT=journal */
 }
 static void d_field_name(Builder *b, const Layout *l) {
-        b->f[l->f_msg + 40] ^= 0x20; /* MESSAGE -> mESSAGE */
+        b->f[l->f_msg + 40] ^= 0x20; /* _TRANSPORT -> \x7fTRANSPORT */
 }
 static void d_entry_item(Builder *b, const Layout *l) {
         if (b->compact)
@@ -226,7 +230,8 @@ static void d_hash_bucket(Builder *b, const Layout *l) {
         w64(b, l->dht + 16 + h * 16, 0);
 }
 static void d_field_chain(Builder *b, const Layout *l) {
-        w64(b, l->msg_b + 32, l->boot); /* MESSAGE=b's next in the MESSAGE chain: a _BOOT_ID data object */
+        /* the second _TRANSPORT value's next in its field chain: a _BOOT_ID data object */
+        w64(b, l->msg_b + 32, l->boot);
 }
 static void d_object_type(Builder *b, const Layout *l) {
         b->f[l->e1] = 0x7f;
@@ -344,7 +349,8 @@ static void test_hashes(void) {
                 key[i] = (uint8_t) i;
         for (unsigned i = 0; i < 15; i++)
                 msg[i] = (uint8_t) i;
-        tap_ok(journal_hash_siphash24(msg, 15, key) == 0xa129ca6149be45e5ull, "SipHash-2-4: the paper's vector");
+        tap_ok(journal_hash_siphash24(msg, 15, key) == 0xa129ca6149be45e5ull,
+               "SipHash-2-4: the paper's vector");
 }
 
 static void test_not_journals(void) {
@@ -365,7 +371,31 @@ static void test_not_journals(void) {
                 tap_skip("no /dev/null");
 }
 
+/* TEST_JOURNAL_VERIFY_SEEDS=DIR: also writes the four intact files there (the seeds of fuzz-journal). */
+static void write_seeds(const char *dir) {
+        static const char * const names[] = { "regular-jenkins", "regular-keyed", "compact-jenkins",
+                                               "compact-keyed" };
+        Builder *b = malloc(sizeof(Builder));
+        Layout l;
+
+        if (!b)
+                abort();
+        for (int i = 0; i < 4; i++) {
+                char path[4096];
+                int fd;
+                build(b, i >= 2, i % 2, &l);
+                snprintf(path, sizeof path, "%s/seed-%s.journal", dir, names[i]);
+                fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+                tap_ok(fd >= 0 && write(fd, b->f, FILE_SIZE) == FILE_SIZE, "seed written: %s", path);
+                if (fd >= 0)
+                        close(fd);
+        }
+        free(b);
+}
+
 int main(void) {
+        if (getenv("TEST_JOURNAL_VERIFY_SEEDS"))
+                write_seeds(getenv("TEST_JOURNAL_VERIFY_SEEDS"));
         test_hashes();
         test_not_journals();
         for (int compact = 0; compact < 2; compact++)
