@@ -84,6 +84,7 @@ typedef struct Verifier {
         bool compact, keyed, online;
         Offsets by_type[_OBJ_MAX];
         uint64_t n_objects;
+        uint64_t n_items; /* of all entries: each is one link of a data object to an entry */
         JournalVerifyReport *rep;
 } Verifier;
 
@@ -540,7 +541,8 @@ static bool item_xor_hash(const Verifier *v, uint64_t d, uint64_t *ret) {
         }
         if (v->map[d + 1] & FLAG_COMPRESSED_MASK)
                 return false;
-        *ret = journal_hash_jenkins64(v->map + d + data_payload_offset(v), obj_size(v, d) - data_payload_offset(v));
+        *ret = journal_hash_jenkins64(v->map + d + data_payload_offset(v),
+                                      obj_size(v, d) - data_payload_offset(v));
         return true;
 }
 
@@ -557,6 +559,7 @@ static void check_entries(Verifier *v) {
                         problem(v, "offset %" PRIu64 ": entry sequence number %" PRIu64 " after %" PRIu64,
                                 off, seq, last_seqnum);
                 last_seqnum = seq;
+                v->n_items += n;
                 for (uint64_t k = 0; k < n; k++) {
                         uint64_t d = entry_item(v, off, k);
                         if (!is_obj(v, OBJ_DATA, d)) {
@@ -586,14 +589,23 @@ static void check_entries(Verifier *v) {
 }
 
 /* Every data object's entries: the inline one, then its entry array chain; each lists the data object. */
-static uint64_t check_data_entries(Verifier *v) {
+static void check_data_entries(Verifier *v) {
         const Offsets *d = &v->by_type[OBJ_DATA];
-        uint64_t total = 0;
+        uint64_t links = 0;
 
+        /* Every item of an entry is one entry of a data object: the totals agree. More links than items would
+         * also make the walk below quadratic (chains that share their arrays): it is not walked then. */
+        for (size_t i = 0; i < d->n; i++)
+                links += MIN(rd64(v, d->v[i] + 56), UINT64_MAX - links);
+        if (links != v->n_items && (links > v->n_items || !v->online))
+                problem(v, "data objects count %" PRIu64 " entries, the entries hold %" PRIu64 " items", links,
+                        v->n_items);
+        if (links > v->n_items)
+                return;
         for (size_t i = 0; i < d->n; i++) {
                 uint64_t off = d->v[i], first = rd64(v, off + 40), array = rd64(v, off + 48),
                          n = rd64(v, off + 56);
-                uint64_t got, last = 0;
+                uint64_t last = 0;
                 char what[64];
 
                 if ((first == 0) != (n == 0)) {
@@ -618,10 +630,8 @@ static uint64_t check_data_entries(Verifier *v) {
                         continue;
                 }
                 snprintf(what, sizeof what, "data object %" PRIu64, off);
-                got = 1 + follow_array_chain(v, array, n - 1, first, off, what, &last);
-                total += got;
+                (void) follow_array_chain(v, array, n - 1, first, off, what, &last);
         }
-        return total;
 }
 
 /* A hash table (at the header's offset of its items) and its chains: every object of the type in exactly one
@@ -641,7 +651,6 @@ static void check_hash_table(Verifier *v, int table_type, int obj_type, uint64_t
         for (uint64_t b = 0; b < n_buckets; b++) {
                 uint64_t head = rd64(v, items + b * 16), tail = rd64(v, items + b * 16 + 8), o = head,
                          prev = 0;
-                uint64_t hops = 0;
 
                 if ((head == 0) != (tail == 0)) {
                         problem(v, "%s bucket %" PRIu64 ": head %" PRIu64 " but tail %" PRIu64, what, b,
@@ -649,19 +658,21 @@ static void check_hash_table(Verifier *v, int table_type, int obj_type, uint64_t
                         continue;
                 }
                 while (o != 0) {
-                        if (!is_obj(v, obj_type, o) || ++hops > limit) {
-                                problem(v,
-                                        "%s bucket %" PRIu64 ": chain leads to %" PRIu64
-                                        ", no %s object (or a "
-                                        "loop)",
+                        if (!is_obj(v, obj_type, o)) {
+                                problem(v, "%s bucket %" PRIu64 ": chain leads to %" PRIu64 ", no %s object",
                                         what, b, o, obj_name[obj_type]);
                                 prev = tail; /* said once */
                                 break;
                         }
+                        /* each object is in one chain: more hops over all chains is a loop or chains that
+                         * merge (and walking on would be quadratic) */
+                        if (++chained > limit) {
+                                problem(v, "%s: its chains loop or merge (bucket %" PRIu64 ")", what, b);
+                                return;
+                        }
                         if (rd64(v, o + 16) % n_buckets != b)
                                 problem(v, "offset %" PRIu64 ": %s object in the wrong hash bucket", o,
                                         obj_name[obj_type]);
-                        chained++;
                         prev = o;
                         o = rd64(v, o + 24); /* next_hash_offset, after the hash in both types */
                 }
@@ -795,8 +806,7 @@ static int verify_map(Verifier *v) {
         }
         v->arena_end = v->header_size + rd64(v, H_ARENA_SIZE);
         tail = rd64(v, H_TAIL_OBJECT);
-        if (tail == 0 && rd64(v, H_N_OBJECTS) == 0)
-                return 0; /* a new, empty file */
+        /* even a new file has objects: its two hash tables */
         if (tail < v->header_size || tail >= v->arena_end || tail % 8 != 0) {
                 problem(v, "the header's tail object offset %" PRIu64 " is outside the arena", tail);
                 return 0;
@@ -808,7 +818,7 @@ static int verify_map(Verifier *v) {
         check_header_counts(v);
         check_main_list(v);
         check_entries(v);
-        (void) check_data_entries(v);
+        check_data_entries(v);
         check_hash_table(v, OBJ_DATA_HASH_TABLE, OBJ_DATA, rd64(v, H_DATA_HT_OFFSET),
                          rd64(v, H_DATA_HT_SIZE));
         check_hash_table(v, OBJ_FIELD_HASH_TABLE, OBJ_FIELD, rd64(v, H_FIELD_HT_OFFSET),

@@ -262,6 +262,17 @@ static void d_tail_monotonic(Builder *b, const Layout *l) {
         (void) l;
         w64(b, 200, 1);
 }
+static void d_no_objects(Builder *b, const Layout *l) {
+        (void) l;
+        w64(b, 136, 0); /* no tail object, no objects, but entries */
+        w64(b, 144, 0);
+}
+static void d_hash_loop(Builder *b, const Layout *l) {
+        w64(b, l->msg_a + 24, l->msg_a); /* next_hash_offset: itself */
+}
+static void d_array_loop(Builder *b, const Layout *l) {
+        w64(b, l->main_array + 16, l->main_array); /* next_entry_array_offset: itself */
+}
 static void d_flags(Builder *b, const Layout *l) {
         b->f[l->e1 + 1] = 1; /* a compressed entry object */
 }
@@ -290,6 +301,9 @@ static const struct {
         { "the header's first sequence number", d_head_seqnum },
         { "the header's last monotonic timestamp", d_tail_monotonic },
         { "object flags", d_flags },
+        { "a header with entries but no objects", d_no_objects },
+        { "a hash chain that loops", d_hash_loop },
+        { "an entry array chain that loops", d_array_loop },
 };
 
 static void test_layout(bool compact, bool keyed) {
