@@ -58,6 +58,7 @@ static const char * const obj_name[_OBJ_MAX] = {
 #define H_N_FIELDS 216
 #define H_N_TAGS 224
 #define H_N_ENTRY_ARRAYS 232
+#define H_TAIL_ENTRY_ARRAY 256 /* le32 offset, le32 items used (v252) */
 #define H_TAIL_ENTRY_OFFSET 264
 #define HEADER_MIN 208
 
@@ -392,8 +393,8 @@ static uint64_t align8(uint64_t x) {
         return (x + 7) & ~UINT64_C(7);
 }
 
-/* Free space (padding between objects, the arena after the last one) is zero in a file its writer closed:
- * notes the first non-zero byte in [from, to). */
+/* Free space (padding between objects, the arena after the last one, the reserved bytes of object headers)
+ * is zero in a file its writer closed: notes the first non-zero byte in [from, to). */
 static void note_dirty(Verifier *v, uint64_t from, uint64_t to) {
         if (v->online || v->rep->unused_dirty != 0)
                 return;
@@ -436,6 +437,7 @@ static int walk(Verifier *v, uint64_t tail) {
                         return 0;
                 if ((r = offsets_add(&v->by_type[type], off)) < 0)
                         return r;
+                note_dirty(v, off + 2, off + 8); /* the reserved bytes of the object header */
                 v->n_objects++;
                 if (off >= tail)
                         break;
@@ -472,11 +474,11 @@ static bool entry_has_item(const Verifier *v, uint64_t e, uint64_t d) {
 /* Follows an entry array chain: the entry offsets in it must be entries, strictly ascending after last, and
  * each must list the data object data (0: none). limit: how many items the chain must hold (UINT64_MAX: up
  * to the first unused slot). The slots after the last item must be unused (zero: arrays are allocated
- * zeroed, and systemd's verifier says the same). Returns how many items it holds, the last entry in
- * *ret_last. */
+ * zeroed, and systemd's verifier says the same). Returns how many items it holds; the last array and the
+ * items used in it in *ret_tail and *ret_tail_used (0 and 0 for an empty chain). */
 static uint64_t follow_array_chain(Verifier *v, uint64_t array, uint64_t limit, uint64_t last, uint64_t data,
-                                   const char *what, uint64_t *ret_last) {
-        uint64_t n = 0, hops = 0;
+                                   const char *what, uint64_t *ret_tail, uint64_t *ret_tail_used) {
+        uint64_t n = 0, hops = 0, tail = 0, used = 0;
         bool done = false;
 
         while (array != 0 && !done) {
@@ -508,6 +510,8 @@ static uint64_t follow_array_chain(Verifier *v, uint64_t array, uint64_t limit, 
                         last = e;
                         n++;
                 }
+                tail = array;
+                used = i;
                 if (n == limit)
                         done = true;
                 if (done && !v->online) {
@@ -527,13 +531,16 @@ static uint64_t follow_array_chain(Verifier *v, uint64_t array, uint64_t limit, 
         }
         if (limit != UINT64_MAX && n < limit)
                 problem(v, "%s: entry arrays hold %" PRIu64 " of %" PRIu64 " entries", what, n, limit);
-        if (ret_last)
-                *ret_last = last;
+        if (ret_tail)
+                *ret_tail = tail;
+        if (ret_tail_used)
+                *ret_tail_used = used;
         return n;
 }
 
-/* The hash an entry's xor_hash takes of data object d (Jenkins of the payload in keyed files, whose own hashes
- * differ from file to file); false for a compressed payload in a keyed file (not decompressed here). */
+/* The hash an entry's xor_hash takes of data object d (Jenkins of the payload in keyed files, whose own
+ * hashes differ from file to file); false for a compressed payload in a keyed file (not decompressed here).
+ */
 static bool item_xor_hash(const Verifier *v, uint64_t d, uint64_t *ret) {
         if (!v->keyed) {
                 *ret = rd64(v, d + 16);
@@ -546,10 +553,28 @@ static bool item_xor_hash(const Verifier *v, uint64_t d, uint64_t *ret) {
         return true;
 }
 
-/* Every entry's items are data objects (with the data's hash, in regular files), and its xor_hash is theirs. */
+/* Is data object d no _BOOT_ID field, or the boot ID in entry e's header (journald writes both from the same
+ * boot, journal-remote the header from the field)? Compressed payloads are not looked at. */
+static bool entry_boot_id_matches(const Verifier *v, uint64_t e, uint64_t d) {
+        static const char hex[] = "0123456789abcdef";
+        const uint8_t *p = v->map + d + data_payload_offset(v);
+
+        if ((v->map[d + 1] & FLAG_COMPRESSED_MASK) || obj_size(v, d) - data_payload_offset(v) != 9 + 32 ||
+            memcmp(p, "_BOOT_ID=", 9) != 0)
+                return true;
+        for (size_t i = 0; i < 16; i++) {
+                uint8_t b = v->map[e + 40 + i];
+                if (p[9 + 2 * i] != hex[b >> 4] || p[9 + 2 * i + 1] != hex[b & 15])
+                        return false;
+        }
+        return true;
+}
+
+/* Every entry's items are data objects (with the data's hash, in regular files), and its xor_hash is theirs.
+ */
 static void check_entries(Verifier *v) {
         const Offsets *e = &v->by_type[OBJ_ENTRY];
-        uint64_t last_seqnum = 0;
+        uint64_t last_seqnum = 0, last_monotonic = 0, last_boot = 0;
 
         for (size_t i = 0; i < e->n; i++) {
                 uint64_t off = e->v[i], n = entry_n_items(v, off), x = 0, seq = rd64(v, off + 16), h, diff;
@@ -559,18 +584,34 @@ static void check_entries(Verifier *v) {
                         problem(v, "offset %" PRIu64 ": entry sequence number %" PRIu64 " after %" PRIu64,
                                 off, seq, last_seqnum);
                 last_seqnum = seq;
+                /* within one boot the monotonic clock does not go back from entry to entry (systemd's
+                 * verifier says so too; the realtime clock may) */
+                if (i > 0 && memcmp(v->map + off + 40, v->map + last_boot + 40, 16) == 0 &&
+                    rd64(v, off + 32) < last_monotonic)
+                        problem(v, "offset %" PRIu64 ": entry's monotonic time goes back within its boot",
+                                off);
+                last_monotonic = rd64(v, off + 32);
+                last_boot = off;
                 v->n_items += n;
                 for (uint64_t k = 0; k < n; k++) {
                         uint64_t d = entry_item(v, off, k);
                         if (!is_obj(v, OBJ_DATA, d)) {
-                                problem(v, "offset %" PRIu64 ": entry item %" PRIu64 " points to %" PRIu64
-                                        ", no data object", off, k, d);
+                                problem(v,
+                                        "offset %" PRIu64 ": entry item %" PRIu64 " points to %" PRIu64
+                                        ", no data object",
+                                        off, k, d);
                                 xor_known = false;
                                 break;
                         }
+                        if (!entry_boot_id_matches(v, off, d))
+                                problem(v,
+                                        "offset %" PRIu64 ": entry whose boot ID is not its _BOOT_ID field",
+                                        off);
                         if (!v->compact && rd64(v, off + ENTRY_FIXED + k * 16 + 8) != rd64(v, d + 16))
-                                problem(v, "offset %" PRIu64 ": entry item %" PRIu64
-                                        " has another hash than its data object", off, k);
+                                problem(v,
+                                        "offset %" PRIu64 ": entry item %" PRIu64
+                                        " has another hash than its data object",
+                                        off, k);
                         if (xor_known && item_xor_hash(v, d, &h))
                                 x ^= h;
                         else
@@ -593,19 +634,20 @@ static void check_data_entries(Verifier *v) {
         const Offsets *d = &v->by_type[OBJ_DATA];
         uint64_t links = 0;
 
-        /* Every item of an entry is one entry of a data object: the totals agree. More links than items would
-         * also make the walk below quadratic (chains that share their arrays): it is not walked then. */
+        /* Every item of an entry is one entry of a data object: the totals agree. More links than items
+         * would also make the walk below quadratic (chains that share their arrays): it is not walked then.
+         */
         for (size_t i = 0; i < d->n; i++)
                 links += MIN(rd64(v, d->v[i] + 56), UINT64_MAX - links);
         if (links != v->n_items && (links > v->n_items || !v->online))
-                problem(v, "data objects count %" PRIu64 " entries, the entries hold %" PRIu64 " items", links,
-                        v->n_items);
+                problem(v, "data objects count %" PRIu64 " entries, the entries hold %" PRIu64 " items",
+                        links, v->n_items);
         if (links > v->n_items)
                 return;
         for (size_t i = 0; i < d->n; i++) {
                 uint64_t off = d->v[i], first = rd64(v, off + 40), array = rd64(v, off + 48),
                          n = rd64(v, off + 56);
-                uint64_t last = 0;
+                uint64_t tail = 0, used = 0;
                 char what[64];
 
                 if ((first == 0) != (n == 0)) {
@@ -630,7 +672,14 @@ static void check_data_entries(Verifier *v) {
                         continue;
                 }
                 snprintf(what, sizeof what, "data object %" PRIu64, off);
-                (void) follow_array_chain(v, array, n - 1, first, off, what, &last);
+                (void) follow_array_chain(v, array, n - 1, first, off, what, &tail, &used);
+                /* compact files keep the chain's last array and its fill in the data object (used when
+                 * appending) */
+                if (v->compact && !v->online && (rd32(v, off + 64) != tail || rd32(v, off + 68) != used))
+                        problem(v,
+                                "offset %" PRIu64 ": data object's last entry array is %" PRIu32
+                                " with %" PRIu32 " entries, its chain ends at %" PRIu64 " with %" PRIu64,
+                                off, rd32(v, off + 64), rd32(v, off + 68), tail, used);
         }
 }
 
@@ -743,12 +792,21 @@ static void check_header_counts(Verifier *v) {
 /* The entry list the header starts, against the entries found, and the header's head and tail facts. */
 static void check_main_list(Verifier *v) {
         const Offsets *e = &v->by_type[OBJ_ENTRY];
-        uint64_t last = 0, n;
+        uint64_t tail = 0, used = 0, n;
 
-        n = follow_array_chain(v, rd64(v, H_ENTRY_ARRAY), UINT64_MAX, 0, 0, "the header's entry list",
-                               &last);
+        n = follow_array_chain(v, rd64(v, H_ENTRY_ARRAY), UINT64_MAX, 0, 0, "the header's entry list", &tail,
+                               &used);
         if (n != e->n)
                 problem(v, "the header's entry list holds %" PRIu64 " entries, the file has %zu", n, e->n);
+        /* v252 headers keep the list's last array and its fill (for appending); 0 where a writer did not */
+        if (v->header_size >= H_TAIL_ENTRY_ARRAY + 8 && !v->online &&
+            (rd32(v, H_TAIL_ENTRY_ARRAY) | rd32(v, H_TAIL_ENTRY_ARRAY + 4)) != 0 && tail <= UINT32_MAX &&
+            (rd32(v, H_TAIL_ENTRY_ARRAY) != tail || rd32(v, H_TAIL_ENTRY_ARRAY + 4) != used))
+                problem(v,
+                        "the header's last entry array is %" PRIu32 " with %" PRIu32
+                        " entries, the list ends "
+                        "at %" PRIu64 " with %" PRIu64,
+                        rd32(v, H_TAIL_ENTRY_ARRAY), rd32(v, H_TAIL_ENTRY_ARRAY + 4), tail, used);
         if (e->n == 0)
                 return;
         if (rd64(v, H_HEAD_SEQNUM) != rd64(v, e->v[0] + 16) ||

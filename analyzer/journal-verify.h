@@ -18,8 +18,9 @@ typedef struct JournalVerifyReport {
         uint64_t n_header_entries; /* what the header counts */
         uint64_t n_entries;        /* entry objects found */
         uint64_t n_unchecked;      /* compressed payloads whose hashes were not checked */
-        uint64_t unused_dirty; /* offset of the first non-zero byte in the free space after the last object
-                                * or between objects (damage that changes nothing read), or 0 */
+        /* offset of the first non-zero byte in free space (after the last object, between objects, the
+         * reserved bytes of object headers): damage that changes nothing read; or 0 */
+        uint64_t unused_dirty;
         unsigned n_problems;
         char *problems[JOURNAL_VERIFY_PROBLEMS_KEPT]; /* the first ones, in words with their offsets */
 } JournalVerifyReport;

@@ -67,8 +67,8 @@ header_case arena-size 96 '\000\000\000\000\000\000\000\000'
 # More header fields whose damage changes what a reader sees or how it finds it (journalctl --verify fails on each).
 # Not checkable, and so not here: the machine ID (40; no object repeats it, sd-journal uses it only to tell local
 # journals), the tail boot ID (56; the last entry's only when the file says so in a compatible flag, v254+), the
-# sequence number ID (72; a random ID no object repeats: only cursors change), the hash chain depths (240, 248;
-# the writer's statistics) and the tail entry array hint (256; used when appending).
+# sequence number ID (72; a random ID no object repeats: only cursors change) and the hash chain depths (240, 248;
+# the writer's statistics).
 header_case file-id 24 '\377\377\377\377\377\377\377\377'
 header_case data-hash-table-size 112 '\000\000\000\000\000\000\000\001'
 header_case object-count 144 '\001\000\000\000\000\000\000\000'
@@ -77,6 +77,13 @@ header_case tail-realtime 192 '\001\000\000\000\000\000\000\000'
 header_case tail-monotonic 200 '\001\000\000\000\000\000\000\000'
 header_case data-count 208 '\377\377\377\377\000\000\000\000'
 header_case entry-array-count 232 '\000\000\000\000\000\000\000\000'
+# the last entry array and its fill (for appending), in headers from systemd 252 on
+if [ "$(le64 "$good" 88)" -ge 264 ]; then
+        header_case tail-entry-array 260 '\377\377\377\377'
+else
+        test_skip "damaged header (tail-entry-array) next to a good file: partial, named, exit 2" \
+                "systemd-journal-remote writes headers older than 252"
+fi
 
 # 64 bytes of garbage at 24 places from the end of the hash tables to 64 bytes past the start of the last object.
 # Never a crash, a hang or a sanitizer report. Every block that touches an object (data, field, entry, entry

@@ -154,6 +154,10 @@ static void build(Builder *b, bool compact, bool keyed, Layout *l) {
         data_add_entry(b, l->boot, l->e2);
         l->boot_array = entry_array(b, (uint64_t[]) { l->e2 }, 1, 4);
         w64(b, l->boot + 48, l->boot_array);
+        if (compact) { /* the chain's last array and its fill, kept for appending */
+                w32(b, l->boot + 64, (uint32_t) l->boot_array);
+                w32(b, l->boot + 68, 1);
+        }
         l->main_array = entry_array(b, (uint64_t[]) { l->e1, l->e2 }, 2, 4);
 
         memcpy(b->f, "LPKSHHRH", 8);
@@ -178,6 +182,8 @@ static void build(Builder *b, bool compact, bool keyed, Layout *l) {
         w64(b, 208, 3);
         w64(b, 216, 2);
         w64(b, 232, 2);
+        w32(b, 256, (uint32_t) l->main_array);
+        w32(b, 260, 2);
         w64(b, 264, l->e2);
 }
 
@@ -273,6 +279,23 @@ static void d_hash_loop(Builder *b, const Layout *l) {
 static void d_array_loop(Builder *b, const Layout *l) {
         w64(b, l->main_array + 16, l->main_array); /* next_entry_array_offset: itself */
 }
+static void d_entry_boot_id(Builder *b, const Layout *l) {
+        b->f[l->e2 + 40 + 5] ^= 1;
+}
+static void d_data_tail(Builder *b, const Layout *l) {
+        if (b->compact)
+                w32(b, l->boot + 68, 2); /* the last array holds 1 entry, not 2 */
+        else
+                w64(b, l->boot + 56, 3); /* (no such field: an entry count instead) */
+}
+static void d_header_tail_array(Builder *b, const Layout *l) {
+        (void) l;
+        w32(b, 260, 3);
+}
+static void d_monotonic_back(Builder *b, const Layout *l) {
+        w64(b, l->e2 + 32, 500); /* before the first entry's 1000, same boot */
+        w64(b, 200, 500);
+}
 static void d_flags(Builder *b, const Layout *l) {
         b->f[l->e1 + 1] = 1; /* a compressed entry object */
 }
@@ -301,6 +324,10 @@ static const struct {
         { "the header's first sequence number", d_head_seqnum },
         { "the header's last monotonic timestamp", d_tail_monotonic },
         { "object flags", d_flags },
+        { "an entry's boot ID", d_entry_boot_id },
+        { "an entry's monotonic time going back", d_monotonic_back },
+        { "a data object's last entry array", d_data_tail },
+        { "the header's last entry array", d_header_tail_array },
         { "a header with entries but no objects", d_no_objects },
         { "a hash chain that loops", d_hash_loop },
         { "an entry array chain that loops", d_array_loop },
@@ -339,6 +366,13 @@ static void test_layout(bool compact, bool keyed) {
         r = verify(b, &rep);
         tap_ok(r == 0 && rep.n_problems == 0 && rep.unused_dirty == FILE_SIZE - 100,
                "%s: a byte in free space is noted, not damage", what);
+        journal_verify_report_done(&rep);
+
+        build(b, compact, keyed, &l);
+        b->f[l.e1 + 4] = 0x42; /* a reserved byte of an object header */
+        r = verify(b, &rep);
+        tap_ok(r == 0 && rep.n_problems == 0 && rep.unused_dirty == l.e1 + 4,
+               "%s: a reserved byte is noted, not damage", what);
         journal_verify_report_done(&rep);
 
         build(b, compact, keyed, &l);
