@@ -290,8 +290,8 @@ static int check_file(JournalSource *s, DiagList *diags, const char *f) {
         if (v.n_problems == 0 && read_error == 0 && (uint64_t) got >= v.n_header_entries &&
             bad_fields == 0 && v.unused_dirty != 0)
                 note_file(s, diags, DIAG_NOTICE, f, 0,
-                          "altered: bytes at offset %" PRIu64 " in free space, outside every object (nothing "
-                          "read changes)", v.unused_dirty);
+                          "altered: bytes at offset %" PRIu64 " in free space (after the last object, "
+                          "between objects or reserved): nothing read changes", v.unused_dirty);
         if (v.state == 1)
                 note_file(s, diags, DIAG_NOTICE, f, 0, "was not closed cleanly (still being written, or its "
                           "writer crashed): its last boot may be cut short");
