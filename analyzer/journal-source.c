@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "journal-source.h"
+#include "journal-verify.h"
 #include "root.h"
 
 static inline void sd_journal_closep_(sd_journal **j) {
@@ -212,55 +213,89 @@ static int list_root(JournalSource *s, DiagList *diags, const char *root, char *
         return 0;
 }
 
-/* The journal file header (systemd's docs/JOURNAL_FILE_FORMAT.md): the signature, the state byte and the
- * entry count. Returns 0 with *ret_entries (UINT64_MAX when the header is too old to say), or -errno. */
-static int read_header(const char *path, uint8_t *ret_state, uint64_t *ret_entries) {
-        _cleanup_(closep) int fd = -EBADF;
-        uint8_t h[160];
-        uint64_t header_size, n;
-        struct stat st;
-        ssize_t l;
-
-        /* O_NONBLOCK: a FIFO named *.journal must not block the open; it is refused below */
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-        if (fd < 0)
-                return -errno;
-        if (fstat(fd, &st) < 0)
-                return -errno;
-        if (S_ISDIR(st.st_mode))
-                return -EISDIR;
-        if (!S_ISREG(st.st_mode))
-                return -EBADFD;
-        l = pread(fd, h, sizeof h, 0);
-        if (l < 0)
-                return -errno;
-        if (l < 96 || memcmp(h, "LPKSHHRH", 8) != 0)
-                return -EBADMSG;
-        *ret_state = h[16];
-        memcpy(&header_size, h + 88, 8);
-        header_size = le64toh(header_size);
-        *ret_entries = UINT64_MAX;
-        if (l >= 160 && header_size >= 160) {
-                memcpy(&n, h + 152, 8);
-                *ret_entries = le64toh(n);
-        }
-        return 0;
-}
-
-/* Opens one file alone and counts the entries sd-journal can read. Returns the count or -errno. */
-static int64_t count_entries(const char *path) {
+/* Opens one file alone and reads every entry and its fields the way the scan will. Returns the entries read,
+ * and those with fields that cannot be read in *ret_bad_fields, or -errno when the file cannot be opened; a read
+ * error that ends the walk early is in *ret_error (0 when the walk reached the end). */
+static int64_t count_entries(const char *path, uint64_t *ret_bad_fields, int *ret_error) {
         sd_journal *j = NULL;
         const char *files[] = { path, NULL };
         int64_t n = 0;
         int r;
 
+        *ret_bad_fields = 0;
         r = sd_journal_open_files(&j, files, 0);
         if (r < 0)
                 return r;
-        while ((r = sd_journal_next(j)) > 0)
+        while ((r = sd_journal_next(j)) > 0) {
+                const void *d;
+                size_t l;
+                int k;
                 n++;
+                sd_journal_restart_data(j);
+                while ((k = sd_journal_enumerate_data(j, &d, &l)) > 0)
+                        ;
+                if (k < 0)
+                        (*ret_bad_fields)++;
+        }
         sd_journal_close(j);
-        return r < 0 ? r : n;
+        *ret_error = r < 0 ? r : 0;
+        return n;
+}
+
+static const char *file_error_text(int r) {
+        return r == -EBADFD ? "not a regular file (FIFO, device or socket)" : strerror(-r);
+}
+
+/* Checks one file alone: its structure (journal-verify.c), then what sd-journal reads of it. Returns 1 when
+ * the file is usable (maybe in part), 0 when not, -ENOMEM. */
+static int check_file(JournalSource *s, DiagList *diags, const char *f) {
+        _cleanup_(journal_verify_report_done) JournalVerifyReport v = {};
+        uint64_t bad_fields = 0;
+        int64_t got;
+        int r, read_error = 0;
+
+        s->n_files++;
+        r = journal_file_verify(f, &v);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                s->n_files_bad++;
+                note_file(s, diags, DIAG_ERROR, f, r, "not a journal file, or its header is unreadable: %s",
+                          file_error_text(r));
+                return 0;
+        }
+        got = count_entries(f, &bad_fields, &read_error);
+        if (got < 0) {
+                s->n_files_bad++;
+                note_file(s, diags, DIAG_ERROR, f, (int) got, "cannot be opened (truncated or corrupt): %s",
+                          strerror((int) -got));
+                return 0;
+        }
+        if (v.n_problems > 0)
+                note_file(s, diags, DIAG_ERROR, f, -EBADMSG,
+                          "damaged: %u problem%s in its structure (first: %s); what can be read of it is "
+                          "used, and what is matched in it may be incomplete", v.n_problems,
+                          v.n_problems == 1 ? "" : "s", strna(v.problems[0]));
+        if (read_error < 0)
+                note_file(s, diags, DIAG_ERROR, f, read_error, "reading stops after %" PRId64 " of %" PRIu64
+                          " entries: %s", got, v.n_header_entries, strerror(-read_error));
+        else if ((uint64_t) got < v.n_header_entries)
+                note_file(s, diags, DIAG_ERROR, f, -EBADMSG,
+                          "%" PRIu64 " of %" PRIu64 " entries cannot be read (corrupt)",
+                          v.n_header_entries - (uint64_t) got, v.n_header_entries);
+        if (bad_fields > 0)
+                note_file(s, diags, DIAG_ERROR, f, -EBADMSG,
+                          "%" PRIu64 " entr%s with fields that cannot be read", bad_fields,
+                          bad_fields == 1 ? "y" : "ies");
+        if (v.n_problems == 0 && read_error == 0 && (uint64_t) got >= v.n_header_entries &&
+            bad_fields == 0 && v.unused_dirty != 0)
+                note_file(s, diags, DIAG_NOTICE, f, 0,
+                          "altered: bytes at offset %" PRIu64 " in free space (after the last object, "
+                          "between objects or reserved): nothing read changes", v.unused_dirty);
+        if (v.state == 1)
+                note_file(s, diags, DIAG_NOTICE, f, 0, "was not closed cleanly (still being written, or its "
+                          "writer crashed): its last boot may be cut short");
+        return 1;
 }
 
 /* Checks every file alone; returns the usable ones in *ret_good (NULL when none). */
@@ -269,33 +304,10 @@ static int check_files(JournalSource *s, DiagList *diags, char **files, char ***
         int r;
 
         STRV_FOREACH(f, files) {
-                uint8_t state = 0;
-                uint64_t want = UINT64_MAX;
-                int64_t got;
-
-                s->n_files++;
-                r = read_header(*f, &state, &want);
-                if (r < 0) {
-                        s->n_files_bad++;
-                        note_file(s, diags, DIAG_ERROR, *f, r, "not a journal file, or its header is unreadable: %s",
-                                  r == -EBADFD ? "not a regular file (FIFO, device or socket)" : strerror(-r));
-                        continue;
-                }
-                got = count_entries(*f);
-                if (got < 0) {
-                        s->n_files_bad++;
-                        note_file(s, diags, DIAG_ERROR, *f, (int) got, "cannot be opened (truncated or corrupt): %s",
-                                  strerror((int) -got));
-                        continue;
-                }
-                if (want != UINT64_MAX && (uint64_t) got < want)
-                        note_file(s, diags, DIAG_ERROR, *f, -EBADMSG,
-                                  "%" PRIu64 " of %" PRIu64 " entries cannot be read (corrupt)", want - (uint64_t) got,
-                                  want);
-                else if (state == 1)
-                        note_file(s, diags, DIAG_NOTICE, *f, 0, "was not closed cleanly (still being written, or its "
-                                  "writer crashed): its last boot may be cut short");
-                if ((r = strv_extend(&good, *f)) < 0)
+                r = check_file(s, diags, *f);
+                if (r < 0)
+                        return r;
+                if (r > 0 && (r = strv_extend(&good, *f)) < 0)
                         return r;
         }
         *ret_good = TAKE_PTR(good);

@@ -45,11 +45,14 @@ typedef struct JournalSource {
 /* There are journal files, but no entry could be read from any of them. */
 #define JOURNAL_SOURCE_EMPTY (-ENOMSG)
 
-/* Opens the journals named by spec (none set: the local system journal). Files (all of them for --file, -D and
- * --root) are checked one by one first: a file sd-journal cannot open, or whose header counts more entries than
- * can be read, is an error in diags (a truncated or corrupt journal: the rest is still read) and counts in
- * n_errors; a file not closed cleanly is a notice. diags is filled also when opening fails. Returns 0; -ENOENT, -ENOTDIR, -EISDIR for a named path; JOURNAL_SOURCE_EMPTY when no entry can be read;
- * or another -errno from sd-journal. */
+/* Opens the journals named by spec (none set: the local system journal). Files (all of them for --file, -D
+ * and --root) are checked one by one first: their structure (journal_file_verify()), then every entry and
+ * field read alone with sd-journal. A file sd-journal cannot open is left out; a damaged one (structural
+ * problems, fewer readable entries than its header counts, read errors, unreadable fields) is still read for
+ * what it holds. Both are an error in diags naming the file and count in n_errors; a file not closed cleanly,
+ * or with bytes in its free space only, is a notice. diags is filled also when opening fails. Returns 0;
+ * -ENOENT, -ENOTDIR, -EISDIR for a named path; JOURNAL_SOURCE_EMPTY when no entry can be read; or another
+ * -errno from sd-journal. */
 int journal_source_open(const JournalSourceSpec *spec, DiagList *diags, JournalSource **ret);
 JournalSource *journal_source_free(JournalSource *s);
 static inline void journal_source_freep(JournalSource **s) {

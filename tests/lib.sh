@@ -36,27 +36,36 @@ trap _test_exit EXIT
 
 # Under make check WRAPPER="valgrind ..." every way a test runs bootrace is wrapped: "$BOOTRACE" itself (also
 # inside sh -c) becomes a script that execs $WRAPPER on the real binary, $BOOTRACE_BIN, which is for what must not
-# be wrapped (strace checks, the directory of the binary).
-BOOTRACE_BIN=${BOOTRACE_BIN:-$BOOTRACE}
-if [ -n "${WRAPPER:-}" ]; then
-        mkdir "$TMP/.wrap"
+# be wrapped (strace checks, the directory of the binary). The test helpers built from our code (rules-query,
+# fake-systemd) are wrapped the same way with wrap_program.
+#   wrap_program PATH   prints a command to run PATH with: PATH itself without WRAPPER, else a script in
+#                       $TMP/.wrap that execs $WRAPPER on it (valgrind logs to a file per process, checked at the
+#                       script's end like bootrace's)
+wrap_program() {
+        local w
+        [ -n "${WRAPPER:-}" ] || { printf '%s\n' "$1"; return; }
+        [ -d "$TMP/.wrap" ] || { mkdir "$TMP/.wrap"; chmod 1777 "$TMP/.wrap"; }
+        w=$TMP/.wrap/${1##*/}
         case $WRAPPER in
         valgrind*)
-                # valgrind writes to a log per process, not to bootrace's stderr, which golden tests compare (it
+                # valgrind writes to a log per process, not to the program's stderr, which golden tests compare (it
                 # also has notices like "--PID-- WARNING: unhandled amd64-linux syscall: 437", openat2 before
                 # valgrind 3.20); the script's end reports every error in them (_test_valgrind_logs). exec keeps
-                # signals and stdin going to bootrace. Forked children stay silent: sd-bus's helper for --machine
-                # enters the container's root, where it cannot create a log file here (valgrind then fails it).
+                # signals (a fake stopped with SIGTERM) and stdin going to the program. Forked children stay
+                # silent: sd-bus's helper for --machine enters the container's root, where it cannot create a log
+                # file here (valgrind then fails it).
                 printf '#!/bin/sh\nexec %s --child-silent-after-fork=yes --log-file="%s/valgrind.%%p.log" \\\n' \
                         "$WRAPPER" "$TMP/.wrap"
-                printf '        "%s" "$@"\n' "$BOOTRACE_BIN" ;;
+                printf '        "%s" "$@"\n' "$1" ;;
         *)
-                printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$WRAPPER" "$BOOTRACE_BIN" ;;
-        esac > "$TMP/.wrap/bootrace"
-        chmod 755 "$TMP/.wrap/bootrace"
-        chmod 1777 "$TMP/.wrap" # the logs of a bootrace run as another user (t0101) go there too
-        BOOTRACE=$TMP/.wrap/bootrace
-fi
+                printf '#!/bin/sh\nexec %s "%s" "$@"\n' "$WRAPPER" "$1" ;;
+        esac > "$w"
+        chmod 755 "$w"
+        printf '%s\n' "$w"
+}
+BOOTRACE_BIN=${BOOTRACE_BIN:-$BOOTRACE}
+# the logs of a bootrace run as another user (t0101) go to $TMP/.wrap too: it is world-writable (sticky)
+BOOTRACE=$(wrap_program "$BOOTRACE_BIN")
 # At the script's end: one more test, failed, when valgrind reported anything ("==PID==" lines) in any run.
 _test_valgrind_logs() {
         local logs
@@ -64,7 +73,7 @@ _test_valgrind_logs() {
         logs=$(grep -l '^==[0-9]*==' "$TMP"/.wrap/valgrind.*.log 2> /dev/null) || return 0
         _test_n=$((_test_n + 1))
         _test_failed=$((_test_failed + 1))
-        echo "not ok $_test_n - valgrind reported errors in $(echo "$logs" | wc -l) run(s) of bootrace"
+        echo "not ok $_test_n - valgrind reported errors in $(echo "$logs" | wc -l) run(s) of bootrace or a helper"
         # shellcheck disable=SC2086 # one file name per line, no blanks in $TMP
         grep -h -v '^--[0-9]*-- ' $logs | head -80 | sed 's/^/# /'
 }

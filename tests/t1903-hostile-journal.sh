@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Hostile journals for `bootrace stats`: files truncated anywhere and damaged headers (partial results, a warning
-# naming the file, exit status 2), blocks of garbage anywhere in a file (never a crash or a hang), FIFOs, devices,
+# naming the file, exit status 2), blocks of garbage anywhere in a file (never a crash or a hang; damage wherever
+# it touches an object, a notice in free space), FIFOs, devices,
 # 1 GiB sparse files, loops and directories named *.journal, and --root trees whose journal directories or files
 # link out of the root (the host's journals are never read; their twins inside the root are). Nothing under the
 # root is written. t4004 has the common cases; this is the adversarial sweep.
@@ -63,27 +64,90 @@ header_case entry-count 152 '\377\377\377\377\377\377\377\177'
 header_case tail-offset 136 '\000\000\000\000\000\001\000\000'
 header_case arena-size 96 '\000\000\000\000\000\000\000\000'
 
-# 64 bytes of garbage at 24 places from the end of the hash tables to the last object: whatever sd-journal makes
-# of it, never a crash, a hang or a sanitizer report; when bootrace notices, it says which file
-ht=$(( $(le64 "$good" 104) + $(le64 "$good" 112) ))
-tail=$(le64 "$good" 136)
-garbage_sweep() {
-        local k off noticed=0
+# More header fields whose damage changes what a reader sees or how it finds it (journalctl --verify fails on each).
+# Not checkable, and so not here: the machine ID (40; no object repeats it, sd-journal uses it only to tell local
+# journals), the tail boot ID (56; the last entry's only when the file says so in a compatible flag, v254+), the
+# sequence number ID (72; a random ID no object repeats: only cursors change) and the hash chain depths (240, 248;
+# the writer's statistics).
+header_case file-id 24 '\377\377\377\377\377\377\377\377'
+header_case data-hash-table-size 112 '\000\000\000\000\000\000\000\001'
+header_case object-count 144 '\001\000\000\000\000\000\000\000'
+header_case head-seqnum 168 '\377\377\377\377\377\377\377\000'
+header_case tail-realtime 192 '\001\000\000\000\000\000\000\000'
+header_case tail-monotonic 200 '\001\000\000\000\000\000\000\000'
+header_case data-count 208 '\377\377\377\377\000\000\000\000'
+header_case entry-array-count 232 '\000\000\000\000\000\000\000\000'
+# the last entry array and its fill (for appending), in headers from systemd 252 on
+if [ "$(le64 "$good" 88)" -ge 264 ]; then
+        header_case tail-entry-array 260 '\377\377\377\377'
+else
+        test_skip "damaged header (tail-entry-array) next to a good file: partial, named, exit 2" \
+                "systemd-journal-remote writes headers older than 252"
+fi
+
+# 64 bytes of garbage at 24 places from the end of the hash tables to 64 bytes past the start of the last object.
+# Never a crash, a hang or a sanitizer report. Every block that touches an object (data, field, entry, entry
+# array, also the unused slots of a preallocated entry array, which must be zero) is damage: exit 2 and the file
+# named. A block wholly after the end of the last object lands in free space: nothing any reader sees changes (the
+# export of the file stays the same, and journalctl --verify passes), so it cannot change a result; bootrace says
+# in a notice that the file was altered there and exits as for the intact file. Which case an offset is depends on
+# the layout systemd-journal-remote wrote, so the sweep computes it from the header.
+exec 3>&1
+garbage_sweep() { # FILE
+        local f=$1 name=garbage.journal k off ht tail end rc0 damaged=0 free=0 exp
+        ht=$(( $(le64 "$f" 104) + $(le64 "$f" 112) ))
+        tail=$(le64 "$f" 136)
+        end=$(( tail + $(le64 "$f" $((tail + 8))) ))
+        rc0=0; "$BOOTRACE" stats --file "$f" > /dev/null 2>&1 || rc0=$?
+        exp=
+        if command -v journalctl > /dev/null; then
+                exp=$TMP/intact.export
+                journalctl --file "$f" -o export > "$exp" 2> /dev/null || exp=
+        fi
         for k in $(seq 0 23); do
                 off=$(( ht + (tail + 64 - ht) * k / 23 ))
-                cp "$good" "$TMP/garbage.journal"
+                cp "$f" "$TMP/$name"
                 head -c 64 /dev/zero | tr '\0' '\377' |
-                        dd of="$TMP/garbage.journal" bs=1 seek="$off" conv=notrunc 2> /dev/null
-                no_crash bootrace stats --file "$TMP/garbage.journal" || { echo "at offset $off"; return 1; }
-                if [ "$NC_RC" = 2 ]; then
-                        grep -q garbage.journal "$TMP/.nc-err" || { echo "exit 2 at $off, file not named"; return 1; }
-                        noticed=$((noticed + 1))
+                        dd of="$TMP/$name" bs=1 seek="$off" conv=notrunc 2> /dev/null
+                no_crash bootrace stats --file "$TMP/$name" || { echo "at offset $off"; return 1; }
+                if [ "$off" -lt "$end" ]; then
+                        [ "$NC_RC" = 2 ] && grep -q "$name: error: " "$TMP/.nc-err" ||
+                                { echo "offset $off (in an object, last ends at $end): exit $NC_RC, expected 2:"
+                                  cat "$TMP/.nc-err"; return 1; }
+                        damaged=$((damaged + 1))
+                else
+                        [ "$NC_RC" = "$rc0" ] && grep -q "$name: notice: altered: bytes at offset $off in free space" \
+                                "$TMP/.nc-err" && ! grep -q "$name: error" "$TMP/.nc-err" ||
+                                { echo "offset $off (free space after $end): exit $NC_RC (intact: $rc0), expected" \
+                                       "a notice only:"; cat "$TMP/.nc-err"; return 1; }
+                        if [ -n "$exp" ]; then
+                                journalctl --file "$TMP/$name" -o export 2> /dev/null | cmp -s - "$exp" ||
+                                        { echo "offset $off: bytes in free space changed what journalctl reads"
+                                          return 1; }
+                        fi
+                        free=$((free + 1))
                 fi
         done
-        echo "# garbage noticed (exit 2, file named) at $noticed of 24 offsets" >&3
+        echo "# ${f##*/}: garbage is damage (exit 2, file named) at $damaged of 24 offsets; $free in free space" \
+             "after the last object (a notice, nothing read changes)" >&3
+        [ $((damaged + free)) = 24 ] && [ "$damaged" -ge 22 ]
 }
-exec 3>&1
-test_expect "64 bytes of garbage at 24 offsets: no crash, no hang; noticed ones are named" garbage_sweep
+test_expect "64 bytes of garbage at 24 offsets: every one in an object is damage, named, exit 2" garbage_sweep "$good"
+real=
+[ -r "$SHARED/data/bookworm-cycle.export.xz" ] &&
+        xzcat "$SHARED/data/bookworm-cycle.export.xz" | "$JOURNAL_REMOTE" -o "$TMP/real.journal" - > /dev/null 2>&1 &&
+        real=$TMP/real.journal
+if [ -n "$real" ]; then
+        test_expect "the same on a real journal (bookworm-cycle): no damage found in the intact file" sh -c '
+                "$1" stats --file "$2" > /dev/null 2> "$3"; ! grep -q "real.journal: \(error\|notice\)" "$3"' - \
+                "$BOOTRACE" "$real" "$TMP/real.err"
+        test_expect "the same on a real journal (bookworm-cycle): garbage at 24 offsets" garbage_sweep "$real"
+else
+        test_skip "the same on a real journal (bookworm-cycle): no damage found in the intact file" \
+                "no shared/data/bookworm-cycle.export.xz"
+        test_skip "the same on a real journal (bookworm-cycle): garbage at 24 offsets" \
+                "no shared/data/bookworm-cycle.export.xz"
+fi
 
 # special files where journal files are expected
 special=$TMP/special

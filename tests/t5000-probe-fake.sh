@@ -10,8 +10,9 @@ export BR
 
 command -v dbus-daemon > /dev/null || skip_all "dbus-daemon not installed"
 command -v python3 > /dev/null || skip_all "python3 not installed (the JSON checks use it)"
-FAKE=$top_builddir/tests/unit/fake-systemd
-[ -x "$FAKE" ] || skip_all "$FAKE not built (make check builds it)"
+FAKE_BIN=$top_builddir/tests/unit/fake-systemd
+[ -x "$FAKE_BIN" ] || skip_all "$FAKE_BIN not built (make check builds it)"
+FAKE=$(wrap_program "$FAKE_BIN") # under WRAPPER like bootrace: it is our code too
 
 DAEMON_PID= FAKE_PID=
 stop_fake() {

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 lab_require bullseye bookworm trixie
 SRV=${LAB_SRV:-/srv/lab}
-QUERY=$top_builddir/tests/unit/rules-query
+QUERY=$(wrap_program "$top_builddir/tests/unit/rules-query")
 
 # tree_version TREE: the major version of the tree's systemd package
 tree_version() {

@@ -10,7 +10,7 @@
 lab_require bullseye bookworm trixie
 SRV=${LAB_SRV:-/srv/lab}
 export LAB_SRV=$SRV
-QUERY=$top_builddir/tests/unit/rules-query
+QUERY=$(wrap_program "$top_builddir/tests/unit/rules-query")
 
 tree_version() {
         awk '/^Package: systemd$/ { p = 1; next } /^Package:/ { p = 0 } p && /^Version:/ { print $2; exit }' \

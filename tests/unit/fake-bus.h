@@ -3,11 +3,15 @@
 
 /* A private dbus-daemon (no service directories: a missing name fails fast with ServiceUnknown) and the fake
  * manager (tests/unit/fake-systemd) on it, for the tests of the bus code. The daemon's address is exported
- * as DBUS_SYSTEM_BUS_ADDRESS, so sd_bus_open_system() in the test (and in the fake) reaches it. */
+ * as DBUS_SYSTEM_BUS_ADDRESS, so sd_bus_open_system() in the test (and in the fake) reaches it. Under
+ * make check WRAPPER=... the fake runs under the wrapper as the test does (it is our code too); valgrind's
+ * reports go to logs in the bus directory, which fake_bus_stop() reads. */
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -19,6 +23,7 @@ typedef struct FakeBus {
         char log[300];
         pid_t daemon;
         pid_t manager;
+        bool wrapped; /* the fake ran under $WRAPPER */
 } FakeBus;
 
 /* Reads one line from fd within timeout_ms into buf. Returns its length or -1. */
@@ -28,7 +33,10 @@ static inline int fake_read_line(int fd, char *buf, size_t size, int timeout_ms)
         while (n + 1 < size) {
                 struct pollfd p = { .fd = fd, .events = POLLIN };
                 ssize_t k;
-                if (poll(&p, 1, timeout_ms) <= 0)
+                int r = poll(&p, 1, timeout_ms);
+                if (r < 0 && errno == EINTR)
+                        continue; /* a test's own signals (S28) may arrive while the fake starts */
+                if (r <= 0)
                         return -1;
                 k = read(fd, buf + n, 1);
                 if (k <= 0)
@@ -52,6 +60,9 @@ static inline pid_t fake_spawn(char **argv, int *ret_stdout, bool quiet) {
         if (pid < 0)
                 return -1;
         if (pid == 0) {
+                /* a test that dies (a crash, a signal) must not leave its bus and fake behind; the setting
+                 * survives the exec, also through sh and valgrind */
+                (void) prctl(PR_SET_PDEATHSIG, SIGTERM);
                 dup2(p[1], STDOUT_FILENO);
                 if (quiet) { /* dbus-daemon complains about fd limits it cannot raise */
                         int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -133,10 +144,25 @@ static inline int fake_manager_start(FakeBus *fb, const char *scenario) {
         snprintf(logarg, sizeof logarg, "--log=%s", fb->log);
         snprintf(pidarg, sizeof pidarg, "--daemon-pid=%d", (int) fb->daemon);
         char *argv[] = { (char *) fake_systemd_path(), (char *) scenario, logarg, pidarg, NULL };
-        fb->manager = fake_spawn(argv, &fd, false);
+        const char *wrapper = getenv("WRAPPER");
+        char script[700];
+        /* sh splits $WRAPPER into words, as make does; exec keeps the pid, so SIGTERM reaches the fake */
+        char *wrapped_argv[] = { (char *) "/bin/sh", (char *) "-c", script, (char *) "fake-systemd",
+                                 argv[0], argv[1], argv[2], argv[3], NULL };
+
+        fb->wrapped = wrapper && *wrapper;
+        if (fb->wrapped) {
+                if (startswith(wrapper, "valgrind"))
+                        snprintf(script, sizeof script, "exec $WRAPPER --log-file=%s/valgrind.%%p.log \"$@\"",
+                                 fb->dir);
+                else
+                        snprintf(script, sizeof script, "exec $WRAPPER \"$@\"");
+        }
+        fb->manager = fake_spawn(fb->wrapped ? wrapped_argv : argv, &fd, false);
         if (fb->manager < 0)
                 return -1;
-        n = fake_read_line(fd, line, sizeof line, 5000);
+        /* valgrind takes seconds to start it on a loaded machine */
+        n = fake_read_line(fd, line, sizeof line, fb->wrapped ? 60000 : 5000);
         close(fd);
         return n > 0 && streq(line, "READY") ? 0 : -1;
 }
@@ -149,12 +175,49 @@ static inline void fake_kill(pid_t *pid) {
         *pid = 0;
 }
 
-static inline void fake_bus_stop(FakeBus *fb) {
+/* Reads and removes the valgrind logs in dir: prints every report in them as TAP comments. Returns how many
+ * logs had one ("==PID==" lines; "--PID--" lines are valgrind's own notices). */
+static inline unsigned fake_valgrind_logs(const char *dir) {
+        struct dirent *de;
+        unsigned bad = 0;
+        DIR *d = opendir(dir);
+
+        if (!d)
+                return 0;
+        while ((de = readdir(d))) {
+                char path[600], line[1024];
+                bool reported = false;
+                FILE *f;
+
+                if (!startswith(de->d_name, "valgrind."))
+                        continue;
+                snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+                if ((f = fopen(path, "re"))) {
+                        while (fgets(line, sizeof line, f))
+                                if (line[0] == '=' && line[1] == '=') {
+                                        printf("# fake-systemd: %s", line);
+                                        reported = true;
+                                }
+                        fclose(f);
+                }
+                fflush(stdout);
+                bad += reported;
+                unlink(path);
+        }
+        closedir(d);
+        return bad;
+}
+
+/* Stops the fake and the daemon. Returns how many runs of the fake valgrind reported errors in, after printing
+ * them (0 when it did not run under valgrind). */
+static inline unsigned fake_bus_stop(FakeBus *fb) {
         char cmd[300];
+        unsigned bad = 0;
 
         fake_kill(&fb->manager);
         fake_kill(&fb->daemon);
         if (fb->dir[0]) {
+                bad = fake_valgrind_logs(fb->dir);
                 snprintf(cmd, sizeof cmd, "%s/bus.conf", fb->dir);
                 unlink(cmd);
                 unlink(fb->log);
@@ -162,6 +225,7 @@ static inline void fake_bus_stop(FakeBus *fb) {
                 rmdir(fb->dir);
         }
         unsetenv("DBUS_SYSTEM_BUS_ADDRESS");
+        return bad;
 }
 
 /* Does the fake's call log contain needle? */

@@ -125,6 +125,8 @@ int main(void) {
         _cleanup_(live_chain_done) LiveChain c = {};
         _cleanup_(freep) char *g = NULL;
         FakeBus fb;
+        bool wrapped;
+        unsigned bad;
         const LiveUnit *u;
 
         /* the chain's tree is drawn as systemd draws it in a UTF-8 locale */
@@ -208,6 +210,9 @@ int main(void) {
         }
 finish:
         bus = sd_bus_flush_close_unref(bus);
-        fake_bus_stop(&fb);
+        wrapped = fb.wrapped;
+        bad = fake_bus_stop(&fb);
+        if (wrapped)
+                tap_ok(bad == 0, "fake-systemd ran without a report from the wrapper");
         return tap_done();
 }
