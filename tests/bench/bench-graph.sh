@@ -26,6 +26,20 @@ measure() {
         fi
 }
 
+# measure_cpu OUT CMD...: prints "seconds cpu-seconds peak-kB" (user + system time: steadier than the wall clock
+# on a shared machine; "?" without GNU time)
+measure_cpu() {
+        local out=$1 e u s m; shift
+        if [ -x /usr/bin/time ]; then
+                /usr/bin/time -f '%e %U %S %M' -o "$tmp/t" "$@" > "$out" 2> /dev/null
+                read -r e u s m < <(tail -n 1 "$tmp/t")
+                echo "$e $(printf "%.2f" "$(echo "$u + $s" | bc)") $m"
+        else
+                read -r e m < <(measure "$out" "$@")
+                echo "$e ? ?"
+        fi
+}
+
 for suite in bullseye bookworm trixie; do
         tree=$LAB_SRV/$suite
         [ -d "$tree/etc" ] || { echo "$suite: no lab tree, skipped"; continue; }
@@ -41,21 +55,22 @@ for suite in bullseye bookworm trixie; do
         fi
 done
 
-# generated trees of growing size: graph and lint over every unit; growth per tenfold size (linear: about 10x)
-prev_gt= prev_lt= prev_n=
+# generated trees of growing size: graph and lint over every unit; CPU time per tenfold size (linear: about 10x)
+prev_gc= prev_lc= prev_n=
 for size in ${BENCH_GRAPH_SIZES:-1000 10000 $units}; do
         rm -rf "$tmp/gen"
         bash "$top_srcdir/tests/bench/gen-tree.sh" "$size" "$tmp/gen"
         n=$(find "$tmp/gen" -name '*.service' -o -name '*.socket' -o -name '*.timer' -o -name '*.target' -o -name '*.mount' | wc -l)
-        read -r gt gm < <(measure "$tmp/gen.out" "$BOOTRACE" graph --systemd=257 --root="$tmp/gen")
-        read -r lt lm < <(measure "$tmp/lint.out" "$BOOTRACE" lint --quiet --systemd=257 --root="$tmp/gen")
-        printf 'generated tree, %d unit files: graph %ss, peak %s kB, %d edges; lint %ss, peak %s kB' \
-                "$n" "$gt" "$gm" "$(wc -l < "$tmp/gen.out")" "$lt" "$lm"
-        if [ -n "$prev_n" ]; then
-                printf '; %.1fx the units: graph %.1fx, lint %.1fx the time' "$(echo "$n / $prev_n" | bc -l)" \
-                        "$(echo "$gt / ($prev_gt + 0.005)" | bc -l)" "$(echo "$lt / ($prev_lt + 0.005)" | bc -l)"
+        read -r gt gc gm < <(measure_cpu "$tmp/gen.out" "$BOOTRACE" graph --systemd=257 --root="$tmp/gen")
+        read -r lt lc lm < <(measure_cpu "$tmp/lint.out" "$BOOTRACE" lint --quiet --systemd=257 --root="$tmp/gen")
+        printf 'generated tree, %d unit files: graph %ss (CPU %ss), peak %s kB, %d edges;' \
+                "$n" "$gt" "$gc" "$gm" "$(wc -l < "$tmp/gen.out")"
+        printf ' lint %ss (CPU %ss), peak %s kB' "$lt" "$lc" "$lm"
+        if [ -n "$prev_n" ] && [ "$gc" != "?" ]; then
+                printf '; %.1fx the units: graph %.1fx, lint %.1fx the CPU time' "$(echo "$n / $prev_n" | bc -l)" \
+                        "$(echo "$gc / ($prev_gc + 0.005)" | bc -l)" "$(echo "$lc / ($prev_lc + 0.005)" | bc -l)"
         fi
         echo
-        prev_n=$n prev_gt=$gt prev_lt=$lt
+        prev_n=$n prev_gc=$gc prev_lc=$lc
 done
 echo "(target at 100k units: graph < 2 s and < 300 MB)"
