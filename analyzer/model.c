@@ -1101,21 +1101,6 @@ static int sim_dispatch(LoadSim *s) {
         return 0;
 }
 
-/* fstab_is_extrinsic() by the mount point: mounts PID 1 gives no default dependencies (the x-initrd.mount
- * option is not in the mount table) */
-static bool where_is_extrinsic(const char *where) {
-        static const char * const trees[] = { "/proc", "/sys", "/dev", "/run/initramfs", "/run/nextroot" };
-
-        if (streq(where, "/") || streq(where, "/usr") || streq(where, "/etc"))
-                return true;
-        for (size_t i = 0; i < ELEMENTSOF(trees); i++) {
-                const char *p = startswith(where, trees[i]);
-                if (p && (*p == 0 || *p == '/'))
-                        return true;
-        }
-        return false;
-}
-
 /* PID 1 at start-up (manager_enumerate()): the perpetual units are queued, then the mount table is read line
  * by line. A line that names a new mount unit with default dependencies adds them by name at once (from
  * 250), and loading those targets loads everything they reference while the rest of the table is still unread: a
@@ -1153,7 +1138,8 @@ static int find_reference_stubs(Model *m) {
                 uint32_t node;
                 bool is_new;
 
-                if (mount_entry_ignored(e) || unit_name_from_path(e->where, ".mount", &name) < 0)
+                if (mount_entry_ignored(e, m->rules, m->opts.systemd) ||
+                    unit_name_from_path(e->where, ".mount", &name) < 0)
                         continue;
                 mu = model_get(m, name);
                 if (!mu)
@@ -1163,7 +1149,9 @@ static int find_reference_stubs(Model *m) {
                 if ((state[node] & SIM_STUB) && !(state[node] & SIM_SEEN))
                         mu->reference_stub = true;
                 state[node] |= SIM_EXISTS | SIM_SEEN;
-                if (!where_is_extrinsic(e->where)) {
+                /* no default dependencies by the mount point (fstab_is_extrinsic(); x-initrd.mount is not in
+                 * the table): the extrinsic <mount-point>s of rules/dependencies.xml */
+                if (!rules_mount_point(m->rules, "extrinsic", e->where, e->fstype, m->opts.systemd)) {
                         for (size_t k = 0; k < ELEMENTSOF(targets); k++) {
                                 r = sim_push_name(&s, targets[k]);
                                 if (r < 0)

@@ -102,24 +102,7 @@ const MountEntry *mount_table_find(const MountTable *t, const char *where) {
         return NULL;
 }
 
-bool mount_entry_ignored(const MountEntry *e) {
-        /* mount_point_is_api(): the API file systems PID 1 mounts itself (mount-setup.c's table) */
-        static const char * const api[] = {
-                "/proc", "/sys", "/dev", "/sys/kernel/security", "/sys/fs/smackfs", "/dev/shm", "/dev/pts",
-                "/run", "/sys/fs/cgroup", "/sys/fs/pstore", "/sys/firmware/efi/efivars", "/sys/fs/bpf",
-        };
-        /* mount_point_ignore(): what container managers bind in */
-        static const char * const ignored[] = {
-                "/sys/fs/selinux", "/dev/console", "/proc/kmsg", "/proc/sys",
-                "/proc/sys/kernel/random/boot_id",
-        };
-
-        for (size_t i = 0; i < ELEMENTSOF(api); i++)
-                if (streq(e->where, api[i]))
-                        return true;
-        for (size_t i = 0; i < ELEMENTSOF(ignored); i++)
-                if (streq(e->where, ignored[i]))
-                        return true;
-        return startswith(e->where, "/sys/fs/cgroup/") || streq(e->where, "/run/host") ||
-               startswith(e->where, "/run/host/") || streq(e->fstype, "autofs");
+bool mount_entry_ignored(const MountEntry *e, const Rules *r, unsigned v) {
+        return rules_mount_point(r, "api", e->where, e->fstype, v) ||
+               rules_mount_point(r, "ignored", e->where, e->fstype, v);
 }

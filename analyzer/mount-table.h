@@ -5,6 +5,7 @@
  * points exist, with their file system type and source. The model takes file system types and the order in
  * which PID 1 enumerated the mounts from here; nothing here prints. */
 
+#include "rules.h"
 #include "util.h"
 
 typedef struct MountEntry {
@@ -26,6 +27,6 @@ int mount_table_parse_mountinfo(const char *text, MountTable *ret);
 /* The last entry for mount point where (the one PID 1's unit ends up describing), or NULL. */
 const MountEntry *mount_table_find(const MountTable *t, const char *where);
 
-/* Mount points PID 1 never makes units for: API file systems and what container managers bind in
- * (mount_point_is_api(), mount_point_ignore()), and autofs. */
-bool mount_entry_ignored(const MountEntry *e);
+/* Mount points PID 1 never makes units for at version v: API file systems, what container managers bind in, and
+ * autofs (the <mount-point> roles api and ignored of rules/dependencies.xml). */
+bool mount_entry_ignored(const MountEntry *e, const Rules *r, unsigned v);

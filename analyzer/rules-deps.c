@@ -50,6 +50,7 @@ static void versioned_free(RulesVersioned *v, size_t n) {
                 free(v[i].name);
                 free(v[i].value);
                 free(v[i].offline_value);
+                free(v[i].fstype);
         }
         free(v);
 }
@@ -61,9 +62,12 @@ void rules_dependencies_done(Rules *r) {
         r->n_dep_rules = r->allocated_dep_rules = 0;
         versioned_free(r->features, r->n_features);
         versioned_free(r->perpetual, r->n_perpetual);
+        versioned_free(r->mount_points, r->n_mount_points);
         versioned_free(r->manager_defaults, r->n_manager_defaults);
         r->features = r->perpetual = r->manager_defaults = NULL;
         r->n_features = r->n_perpetual = r->n_manager_defaults = 0;
+        r->mount_points = NULL;
+        r->n_mount_points = 0;
 }
 
 static int split_words(const char *s, char ***ret) {
@@ -352,20 +356,28 @@ static int parse_versioned(const RulesFile *f, xmlNode *n, const char *attr, Rul
         if (!v.name)
                 return -ENOMEM;
         v.no_default_deps = streq_ptr(xml_attr(n, "default-dependencies"), "no");
+        v.tree = streq_ptr(xml_attr(n, "tree"), "yes");
         if (xml_attr(n, "value")) {
                 v.value = strdup(xml_attr(n, "value"));
                 v.offline_value = strdup(xml_attr(n, "offline") ?: xml_attr(n, "value"));
-        }
+        } else if (xml_attr(n, "role"))
+                v.value = strdup(xml_attr(n, "role"));
+        if (xml_attr(n, "fstype"))
+                v.fstype = strdup(xml_attr(n, "fstype"));
+        if ((xml_attr(n, "fstype") && !v.fstype) || ((xml_attr(n, "value") || xml_attr(n, "role")) && !v.value))
+                goto oom;
         nl = realloc(*list, sizeof(RulesVersioned) * (*n_list + 1));
-        if (!nl) {
-                free(v.name);
-                free(v.value);
-                free(v.offline_value);
-                return -ENOMEM;
-        }
+        if (!nl)
+                goto oom;
         *list = nl;
         nl[(*n_list)++] = v;
         return 0;
+oom:
+        free(v.name);
+        free(v.value);
+        free(v.offline_value);
+        free(v.fstype);
+        return -ENOMEM;
 }
 
 int rules_parse_dependencies(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags) {
@@ -380,6 +392,8 @@ int rules_parse_dependencies(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList
                         q = parse_versioned(f, n, "name", &r->features, &r->n_features, diags);
                 else if (xml_is(n, "perpetual"))
                         q = parse_versioned(f, n, "unit", &r->perpetual, &r->n_perpetual, diags);
+                else if (xml_is(n, "mount-point"))
+                        q = parse_versioned(f, n, "path", &r->mount_points, &r->n_mount_points, diags);
                 else
                         q = parse_versioned(f, n, "name", &r->manager_defaults, &r->n_manager_defaults, diags);
                 if (q == -ENOMEM)
@@ -424,6 +438,29 @@ const char *rules_manager_default(const Rules *r, const char *name, unsigned v, 
                         return offline ? m->offline_value : m->value;
         }
         return NULL;
+}
+
+bool rules_mount_point(const Rules *r, const char *role, const char *where, const char *fstype, unsigned v) {
+        for (size_t i = 0; r && i < r->n_mount_points; i++) {
+                const RulesVersioned *p = &r->mount_points[i];
+                const char *rest;
+
+                if (!streq_ptr(p->value, role) || !in_range(p->since, p->until, v))
+                        continue;
+                if (p->fstype) {
+                        if (fstype && streq(p->fstype, fstype))
+                                return true;
+                        continue;
+                }
+                if (!where)
+                        continue;
+                if (streq(where, p->name))
+                        return true;
+                rest = p->tree ? startswith(where, p->name) : NULL;
+                if (rest && (rest[0] == '/' || streq(p->name, "/")))
+                        return true;
+        }
+        return false;
 }
 
 bool rules_unit_is_perpetual(const Rules *r, const char *name, unsigned v, bool *ret_no_default_deps) {

@@ -80,8 +80,8 @@ struct Rules {
         /* dependencies.xml */
         DepRule **dep_rules;      /* <set> rules first, then the others, each group in file order */
         size_t n_dep_rules, allocated_dep_rules;
-        struct RulesVersioned *features, *perpetual, *manager_defaults;
-        size_t n_features, n_perpetual, n_manager_defaults;
+        struct RulesVersioned *features, *perpetual, *manager_defaults, *mount_points;
+        size_t n_features, n_perpetual, n_manager_defaults, n_mount_points;
 
         /* checks.xml */
         CheckEntry *checks;
@@ -94,12 +94,14 @@ struct Rules {
         /* add the parsed data of new rules file kinds here */
 };
 
-/* A named fact that holds for a range of versions (features, perpetual units, manager defaults). */
+/* A named fact that holds for a range of versions (features, perpetual units, manager defaults, mount points). */
 typedef struct RulesVersioned {
         char *name;
-        char *value, *offline_value; /* manager defaults only */
+        char *value, *offline_value; /* manager defaults only; mount points: value is the role */
+        char *fstype;                /* mount points only: the entry matches a file system type, not a path */
         unsigned since, until;
         bool no_default_deps;        /* perpetual units only */
+        bool tree;                   /* mount points only: everything below the path too */
 } RulesVersioned;
 
 int rules_parse_targets(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);

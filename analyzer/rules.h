@@ -188,6 +188,9 @@ bool dep_rule_applies(const DepRule *d, UnitType t, unsigned v);
 /* Is the condition part of the rule at systemd v? */
 bool dep_cond_applies(const DepCond *c, unsigned v);
 /* Version-dependent behaviours of the model's own machinery (<feature name= since= until=>). */
+/* Does a <mount-point> of role ("api", "ignored", "extrinsic") in rules/dependencies.xml hold for the mount at where
+ * with file system type fstype (either may be NULL) at version v? */
+bool rules_mount_point(const Rules *r, const char *role, const char *where, const char *fstype, unsigned v);
 bool rules_feature(const Rules *r, const char *name, unsigned v);
 /* A manager default ("DefaultStandardOutput"): the value PID 1 uses at boot, or with offline the value that
  * systemd-analyze verify uses. NULL when unknown. */
