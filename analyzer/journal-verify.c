@@ -897,12 +897,9 @@ int journal_file_verify(const char *path, JournalVerifyReport *ret) {
         fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd < 0)
                 return -errno;
-        if (fstat(fd, &st) < 0)
-                return -errno;
-        if (S_ISDIR(st.st_mode))
-                return -EISDIR;
-        if (!S_ISREG(st.st_mode))
-                return -EBADFD;
+        r = fd_stat_regular(fd, &st);
+        if (r < 0)
+                return r;
         if (st.st_size < HEADER_MIN)
                 return -EBADMSG;
         if ((uint64_t) st.st_size > SIZE_MAX)

@@ -122,15 +122,10 @@ int lint_path_mount_names(const char *path, char ***ret) {
                 return -ENOMEM;
         while (!streq(p, "/")) {
                 _cleanup_(freep) char *name = NULL;
-                char *slash;
 
                 if (unit_name_from_path(p, ".mount", &name) >= 0 && strv_push(&l, TAKE_PTR(name)) < 0)
                         return -ENOMEM;
-                slash = strrchr(p, '/');
-                if (!slash || slash == p)
-                        p[1] = 0;
-                else
-                        *slash = 0;
+                (void) path_cut_last(p);
         }
         if (strv_extend(&l, "-.mount") < 0)
                 return -ENOMEM;

@@ -98,7 +98,6 @@ char *lint_mount_for_path(const LintContext *c, const char *path) {
         for (;;) {
                 _cleanup_(freep) char *name = NULL;
                 ModelUnit *m;
-                char *slash;
 
                 if (streq(p, "/"))
                         return strdup("-.mount");
@@ -107,11 +106,7 @@ char *lint_mount_for_path(const LintContext *c, const char *path) {
                         if (m && m->loaded)
                                 return TAKE_PTR(name);
                 }
-                slash = strrchr(p, '/');
-                if (!slash || slash == p)
-                        p[1] = 0;
-                else
-                        *slash = 0;
+                (void) path_cut_last(p);
         }
 }
 

@@ -545,22 +545,14 @@ static int add_mounts_for(Model *m, ModelUnit *mu, const char *path, bool wants,
                 _cleanup_(freep) char *cur = strdup(q);
                 if (!cur)
                         return -ENOMEM;
-                for (;;) {
+                do {
                         _cleanup_(freep) char *name = NULL;
-                        char *slash;
                         if (unit_name_from_path(cur, ".mount", &name) >= 0) {
                                 int r = enqueue(m, name);
                                 if (r < 0)
                                         return r;
                         }
-                        if (streq(cur, "/"))
-                                break;
-                        slash = strrchr(cur, '/');
-                        if (slash == cur)
-                                slash[1] = 0;
-                        else
-                                *slash = 0;
-                }
+                } while (path_cut_last(cur));
         }
         return 0;
 }
@@ -1080,22 +1072,14 @@ static int sim_dispatch(LoadSim *s) {
                         _cleanup_(freep) char *cur = strdup(mu->mounts_for[i].path);
                         if (!cur)
                                 return -ENOMEM;
-                        for (;;) {
+                        do {
                                 _cleanup_(freep) char *name = NULL;
-                                char *slash;
                                 if (unit_name_from_path(cur, ".mount", &name) >= 0) {
                                         r = sim_push_name(s, name);
                                         if (r < 0)
                                                 return r;
                                 }
-                                if (streq(cur, "/"))
-                                        break;
-                                slash = strrchr(cur, '/');
-                                if (slash == cur)
-                                        slash[1] = 0;
-                                else
-                                        *slash = 0;
-                        }
+                        } while (path_cut_last(cur));
                 }
         }
         return 0;
@@ -1223,10 +1207,9 @@ static int expand_mounts_for(Model *m, ModelUnit *mu) {
                                      &origin);
                 if (r < 0)
                         return r;
-                for (;;) {
+                do {
                         _cleanup_(freep) char *name = NULL;
                         ModelUnit *mount;
-                        char *slash;
 
                         if (unit_name_from_path(cur, ".mount", &name) >= 0 &&
                             (mount = hashmap_get(&m->by_name, name)) && mount->loaded && mount != mu) {
@@ -1237,14 +1220,7 @@ static int expand_mounts_for(Model *m, ModelUnit *mu) {
                                 if (r < 0)
                                         return r;
                         }
-                        if (streq(cur, "/"))
-                                break;
-                        slash = strrchr(cur, '/');
-                        if (slash == cur)
-                                slash[1] = 0;
-                        else
-                                *slash = 0;
-                }
+                } while (path_cut_last(cur));
         }
         return 0;
 }

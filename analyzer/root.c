@@ -779,12 +779,9 @@ int root_open_file_stat(const Root *r, const char *path, int *ret_fd, char **ret
                 if (d && type == DT_REG) {
                         fd = openat(d->fd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
                         if (fd >= 0) {
-                                if (fstat(fd, &st) < 0)
-                                        return -errno;
-                                if (S_ISDIR(st.st_mode))
-                                        return -EISDIR;
-                                if (!S_ISREG(st.st_mode))
-                                        return -EBADFD;
+                                k = fd_stat_regular(fd, &st);
+                                if (k < 0)
+                                        return k;
                                 if (ret_resolved && !(*ret_resolved = path_join(d->resolved, name)))
                                         return -ENOMEM;
                                 if (ret_st)
@@ -798,12 +795,9 @@ int root_open_file_stat(const Root *r, const char *path, int *ret_fd, char **ret
         k = root_chase(r, path, 0, &resolved, &pfd);
         if (k < 0)
                 return k;
-        if (fstat(pfd, &st) < 0)
-                return -errno;
-        if (S_ISDIR(st.st_mode))
-                return -EISDIR;
-        if (!S_ISREG(st.st_mode))
-                return -EBADFD;
+        k = fd_stat_regular(pfd, &st);
+        if (k < 0)
+                return k;
         /* reopen the O_PATH fd for reading: no second lookup by name, so no race with a swapped symlink */
         snprintf(proc, sizeof proc, "/proc/self/fd/%d", pfd);
         fd = open(proc, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);

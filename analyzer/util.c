@@ -176,6 +176,16 @@ int string_table_lookup(const char * const *table, size_t n, const char *key) {
         return -EINVAL;
 }
 
+int fd_stat_regular(int fd, struct stat *ret) {
+        if (fstat(fd, ret) < 0)
+                return -errno;
+        if (S_ISDIR(ret->st_mode))
+                return -EISDIR;
+        if (!S_ISREG(ret->st_mode))
+                return -EBADFD;
+        return 0;
+}
+
 int read_full_fd(int fd, size_t max, char **ret, size_t *ret_size) {
         struct stat st;
 
@@ -390,6 +400,19 @@ bool path_is_normalized(const char *p) {
 const char *path_basename(const char *p) {
         const char *s = strrchr(p, '/');
         return s ? s + 1 : p;
+}
+
+bool path_cut_last(char *p) {
+        char *slash;
+
+        if (streq(p, "/"))
+                return false;
+        slash = strrchr(p, '/');
+        if (!slash || slash == p)
+                p[1] = 0;
+        else
+                *slash = 0;
+        return true;
 }
 
 char *path_join(const char *a, const char *b) {

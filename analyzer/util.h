@@ -112,6 +112,8 @@ int string_table_lookup(const char * const *table, size_t n, const char *key);
 
 /* Reads a whole regular file from an open fd, refusing more than max bytes (-EFBIG). Returns a NUL-terminated
  * buffer (the file may contain NUL bytes itself; *ret_size is the true size). */
+/* fstat() of fd that must be a regular file: -EISDIR for a directory, -EBADFD for a FIFO, device or socket. */
+int fd_stat_regular(int fd, struct stat *ret);
 int read_full_fd(int fd, size_t max, char **ret, size_t *ret_size);
 /* read_full_fd() with fstat() of fd already done (st). */
 int read_full_fd_stat(int fd, const struct stat *st, size_t max, char **ret, size_t *ret_size);
@@ -146,6 +148,9 @@ bool path_is_absolute(const char *p);
 char *path_simplify_dup(const char *p);
 bool path_is_normalized(const char *p);
 const char *path_basename(const char *p);
+/* Cuts the last component off the absolute path p in place ("/a/b" -> "/a", "/a" -> "/"). Returns false, leaving
+ * p alone, when p is "/" already: a loop over a path and each of its parents is do { ... } while (path_cut_last(p)). */
+bool path_cut_last(char *p);
 char *path_join(const char *a, const char *b);
 /* s with every path below dir that starts a word (at the start of s, after a blank or '(') made relative to dir:
  * paths shown back the way the user typed them, relative to the working directory. NULL on OOM. */

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <fcntl.h>
+
 #include "tap.h"
 #include "util.h"
 #include "json.h"
@@ -116,5 +118,33 @@ int main(void) {
         test_parse_boolean();
         test_escape_control();
         test_json();
+        {
+                char p[] = "/var/lib/foo", r[] = "/", *steps[5] = {};
+                size_t n = 0;
+                do
+                        steps[n++] = strdup(p);
+                while (n < 5 && path_cut_last(p));
+                tap_ok(n == 4 && streq(steps[0], "/var/lib/foo") && streq(steps[1], "/var/lib") &&
+                               streq(steps[2], "/var") && streq(steps[3], "/"),
+                       "path_cut_last: a path, then each parent up to /");
+                for (size_t k = 0; k < n; k++)
+                        free(steps[k]);
+                tap_ok(!path_cut_last(r) && streq(r, "/"), "path_cut_last: nothing to cut off /");
+        }
+        {
+                struct stat st;
+                int fd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd2 = open("/dev/null", O_RDONLY | O_CLOEXEC);
+                TAP_INTEQ(fd >= 0 ? fd_stat_regular(fd, &st) : 0, -EISDIR, "fd_stat_regular: a directory");
+                TAP_INTEQ(fd2 >= 0 ? fd_stat_regular(fd2, &st) : 0, -EBADFD, "fd_stat_regular: a device");
+                if (fd >= 0)
+                        close(fd);
+                if (fd2 >= 0)
+                        close(fd2);
+                fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+                tap_ok(fd >= 0 && fd_stat_regular(fd, &st) == 0 && S_ISREG(st.st_mode),
+                       "fd_stat_regular: a regular file, and its stat");
+                if (fd >= 0)
+                        close(fd);
+        }
         return tap_done();
 }
