@@ -103,7 +103,6 @@ static void check_unit_files(PackageSet *s, const Root *root, unsigned v) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         _cleanup_(package_set_done) PackageSet s = {};
         _cleanup_(diag_list_done) DiagList d = {};
-        _cleanup_(closep) int fd = -EBADF;
         _cleanup_(freep) char *path = NULL;
         const Root *root;
         unsigned budget = WALK_MAX;
@@ -111,15 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
         if (size > INPUT_MAX)
                 return 0;
-        path = path_join(fuzz_scratch_dir(), "input.deb");
-        if (!path)
-                abort();
-        (void) unlink(path);
-        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        if (fd < 0 || (size > 0 && write(fd, data, size) != (ssize_t) size))
-                abort();
-        closep(&fd);
-        fd = -EBADF;
+        path = fuzz_write_input("input.deb", data, size);
 
         r = package_file_is_deb(path);
         if (r < 0)

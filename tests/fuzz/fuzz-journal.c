@@ -30,18 +30,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         JournalSourceSpec spec = {};
         char *files[2] = {};
         uint64_t n = 0;
-        int fd, r;
+        int r;
 
         if (size > INPUT_MAX)
                 return 0;
-        path = path_join(fuzz_scratch_dir(), "input.journal");
-        if (!path)
-                abort();
-        (void) unlink(path);
-        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        if (fd < 0 || (size > 0 && write(fd, data, size) != (ssize_t) size))
-                abort();
-        close(fd);
+        path = fuzz_write_input("input.journal", data, size);
 
         r = journal_file_verify(path, &rep);
         if (r == -ENOMEM)

@@ -43,6 +43,20 @@ const char *fuzz_scratch_dir(void) {
         return scratch;
 }
 
+char *fuzz_write_input(const char *name, const uint8_t *data, size_t size) {
+        char *path = path_join(fuzz_scratch_dir(), name);
+        int fd;
+
+        if (!path)
+                abort();
+        (void) unlink(path);
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd < 0 || (size > 0 && write(fd, data, size) != (ssize_t) size))
+                abort();
+        close(fd);
+        return path;
+}
+
 int fuzz_rm_children(int dfd) {
         _cleanup_(closep) int fd = -EBADF;
         DIR *d;

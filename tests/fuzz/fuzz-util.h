@@ -18,5 +18,8 @@ int fuzz_rm_children(int dfd);
  * pointing into path at that component; -EINVAL for unsafe paths. */
 int fuzz_mkdir_parents(int dfd, const char *path, const char **ret_name);
 
+/* Writes the input to a new file NAME in the scratch directory (replacing the previous input's) and returns its
+ * path (caller frees). Aborts on failure. */
+char *fuzz_write_input(const char *name, const uint8_t *data, size_t size);
 /* The rules directory: $BOOTRACE_RULES_DIR, else the source tree's rules/ as compiled in. */
 const char *fuzz_rules_dir(void);
