@@ -34,6 +34,15 @@ static void ln(const char *target, const char *rel) {
                 perror("symlink");
 }
 
+/* Replaces the file at rel, atomically, with a symlink that climbs out of the root to /etc/hostname. */
+static void swap_for_escaping_symlink(const char *rel) {
+        char p[512], q[520];
+        snprintf(p, sizeof p, "%s/%s", tmpl, rel);
+        snprintf(q, sizeof q, "%s.new", p);
+        if (symlink("../../../../../../../../etc/hostname", q) < 0 || rename(q, p) < 0)
+                perror("replace");
+}
+
 static void check_chase(const Root *r, const char *path, ChaseFlags flags, int want_r, const char *want_path) {
         _cleanup_(freep) char *got = NULL;
         int k = root_chase(r, path, flags, &got, NULL);
@@ -186,7 +195,7 @@ int main(void) {
         {
                 _cleanup_(strv_freep) char **names = NULL;
                 _cleanup_(freep) char *res = NULL, *t = NULL;
-                char buf[64] = {}, p[600], q[600];
+                char buf[64] = {};
 
                 tap_ok(root_list_dir(r, "/etc/systemd/system", &names) == 0 && strv_length(names) == 9,
                        "list /etc/systemd/system (%zu entries)", strv_length(names));
@@ -204,10 +213,7 @@ int main(void) {
                         close(fd);
                 fd = -1;
                 /* empty.service becomes a symlink out of the root after the listing */
-                snprintf(p, sizeof p, "%s/etc/systemd/system/empty.service", tmpl);
-                snprintf(q, sizeof q, "%s/etc/systemd/system/empty.new", tmpl);
-                if (symlink("../../../../../../../../etc/hostname", q) < 0 || rename(q, p) < 0)
-                        perror("replace");
+                swap_for_escaping_symlink("etc/systemd/system/empty.service");
                 tap_ok(root_open_file(r, "/etc/systemd/system/empty.service", &fd, NULL) == 0 &&
                                read(fd, buf, sizeof buf - 1) > 0 && streq(buf, "inside\n"),
                        "listed, then replaced by an escaping symlink: the root's file is read");
@@ -215,10 +221,7 @@ int main(void) {
                         close(fd);
                 fd = -1;
                 /* fresh.service, not looked at yet, becomes a symlink out of the root too */
-                snprintf(p, sizeof p, "%s/etc/systemd/system/fresh.service", tmpl);
-                snprintf(q, sizeof q, "%s/etc/systemd/system/fresh.new", tmpl);
-                if (symlink("../../../../../../../../etc/hostname", q) < 0 || rename(q, p) < 0)
-                        perror("replace");
+                swap_for_escaping_symlink("etc/systemd/system/fresh.service");
                 TAP_INTEQ(root_null_or_empty(r, "/etc/systemd/system/fresh.service"), 0,
                           "listed, then replaced before anyone asked: the root's non-empty file, no mask");
                 TAP_INTEQ(root_null_or_empty(r, "/etc/systemd/system/empty.service"), 1,
