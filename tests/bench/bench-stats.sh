@@ -3,7 +3,8 @@
 # bootrace stats over a journal of 100+ boots (every export in $SHARED/data imported into one directory, one
 # file each, distinct boot IDs) against `journalctl -D DIR MESSAGE_ID=… -o cat` over the same files: the
 # structured "Failed with result" records, which is what one greps by hand. Prints both times (best of N runs)
-# and their ratio.
+# and their ratio; and, since stats checks every file for damage before reading it, the ratio to
+# `journalctl --verify` plus a full `journalctl -o cat` scan.
 set -u
 : "${SHARED:?}" "${BOOTRACE:?}"
 RUNS=${BENCH_RUNS:-5}
@@ -44,10 +45,15 @@ t_units=$(best "$BOOTRACE" stats -D "$TMP/journal" $units)
 t_all=$(best "$BOOTRACE" stats -D "$TMP/journal")
 t_jctl=$(best journalctl -D "$TMP/journal" --no-pager MESSAGE_ID=d9b373ed55a64feb8242e02dbe79a49c -o cat)
 t_jctl_all=$(best journalctl -D "$TMP/journal" --no-pager -o cat)
+# stats checks every file for damage first, as journalctl --verify does (without its FSS part)
+t_verify=$(best journalctl -D "$TMP/journal" --verify --no-pager)
 printf 'bootrace stats --unit (%d units):  %6.3f s\n' "$(echo "$units" | wc -w)" "$t_units"
 printf 'bootrace stats (every unit):       %6.3f s\n' "$t_all"
 printf 'journalctl MESSAGE_ID=d9b373ed…:    %6.3f s\n' "$t_jctl"
 printf 'journalctl -o cat (every entry):   %6.3f s\n' "$t_jctl_all"
+printf 'journalctl --verify:               %6.3f s\n' "$t_verify"
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }'; }
 echo "ratio stats --unit / journalctl MESSAGE_ID: $(ratio "$t_units" "$t_jctl")"
 echo "ratio stats (every unit) / journalctl MESSAGE_ID: $(ratio "$t_all" "$t_jctl")"
+echo "ratio stats (every unit) / (journalctl --verify + journalctl -o cat): $(ratio "$t_all" \
+        "$(awk -v a="$t_verify" -v b="$t_jctl_all" 'BEGIN { print a + b }')")"
