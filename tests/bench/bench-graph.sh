@@ -46,7 +46,7 @@ for suite in bullseye bookworm trixie; do
         ver=$(find "$tree/usr/lib" -maxdepth 3 -name 'libsystemd-shared-*.so' | head -1 | sed 's/.*shared-\([0-9]*\).*/\1/')
         read -r bt bm < <(measure "$tmp/br" "$BOOTRACE" graph --offline --systemd="$ver" --root="$tree")
         if [ "$(id -u)" = 0 ]; then
-                read -r st sm < <(measure "$tmp/sd" "$SHARED/lab/lab-oracle.sh" -q -a "$suite")
+                read -r st _ < <(measure "$tmp/sd" "$SHARED/lab/lab-oracle.sh" -q -a "$suite")
                 printf '%-9s systemd %s: bootrace %ss (%s kB, %d edges), systemd-analyze verify %ss: ratio %.2f\n' \
                         "$suite" "$ver" "$bt" "$bm" "$(wc -l < "$tmp/br")" "$st" \
                         "$(echo "$bt / $st" | bc -l)"
@@ -56,7 +56,7 @@ for suite in bullseye bookworm trixie; do
 done
 
 # generated trees of growing size: graph and lint over every unit; CPU time per tenfold size (linear: about 10x)
-prev_gc= prev_lc= prev_n=
+prev_gc='' prev_lc='' prev_n=''
 for size in ${BENCH_GRAPH_SIZES:-1000 10000 $units}; do
         rm -rf "$tmp/gen"
         bash "$top_srcdir/tests/bench/gen-tree.sh" "$size" "$tmp/gen"

@@ -28,7 +28,7 @@ echo "journal: $(ls "$TMP/journal" | wc -l) files, $boots boots, $entries entrie
 
 # best wall-clock time of RUNS runs of a command, in seconds
 best() {
-        local b= t0 t1 t
+        local b='' t0 t1 t
         for _ in $(seq "$RUNS"); do
                 t0=$(date +%s.%N)
                 "$@" > /dev/null 2>&1
