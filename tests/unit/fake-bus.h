@@ -217,11 +217,18 @@ static inline unsigned fake_bus_stop(FakeBus *fb) {
         fake_kill(&fb->manager);
         fake_kill(&fb->daemon);
         if (fb->dir[0]) {
+                DIR *d;
                 bad = fake_valgrind_logs(fb->dir);
                 snprintf(cmd, sizeof cmd, "%s/bus.conf", fb->dir);
                 unlink(cmd);
                 unlink(fb->log);
-                /* the daemon's socket in tmpdir= is abstract or removed by the daemon */
+                /* what else is left: the killed daemon's socket (a file in tmpdir= with newer dbus-daemons) */
+                d = opendir(fb->dir);
+                for (struct dirent *de; d && (de = readdir(d));)
+                        if (!streq(de->d_name, ".") && !streq(de->d_name, ".."))
+                                (void) unlinkat(dirfd(d), de->d_name, 0);
+                if (d)
+                        closedir(d);
                 rmdir(fb->dir);
         }
         unsetenv("DBUS_SYSTEM_BUS_ADDRESS");
