@@ -168,3 +168,11 @@ void json_finish(JsonWriter *w) {
         fputc('\n', w->f);
         fflush(w->f);
 }
+
+void json_kv_strv(JsonWriter *w, const char *key, char * const *l) {
+        json_key(w, key);
+        json_begin_array(w);
+        STRV_FOREACH(s, l)
+                json_string(w, *s);
+        json_end_array(w);
+}

@@ -32,6 +32,9 @@ void json_null(JsonWriter *w);
 /* Finishes a top-level value with a newline. */
 void json_finish(JsonWriter *w);
 
+/* "key": [ the strings of l ] (NULL: an empty array). */
+void json_kv_strv(JsonWriter *w, const char *key, char * const *l);
+
 /* Convenience: "key": value pairs. */
 static inline void json_kv_string(JsonWriter *w, const char *k, const char *v) {
         json_key(w, k);

@@ -20,14 +20,6 @@ static void strv_line(FILE *f, const char *label, char * const *l) {
         fputc('\n', f);
 }
 
-static void json_strv(JsonWriter *w, const char *key, char * const *l) {
-        json_key(w, key);
-        json_begin_array(w);
-        STRV_FOREACH(x, l)
-                json_string(w, *x);
-        json_end_array(w);
-}
-
 static void json_usec_or_null(JsonWriter *w, const char *key, uint64_t v) {
         json_key(w, key);
         if (v)
@@ -87,7 +79,7 @@ void live_report_units_json(const LiveSystem *s, LiveUnit * const *units, size_t
 
                 json_begin_object(&w);
                 json_kv_string(&w, "id", u->id);
-                json_strv(&w, "names", u->names);
+                json_kv_strv(&w, "names", u->names);
                 json_kv_string(&w, "description", u->description);
                 json_kv_string(&w, "load_state", u->load_state);
                 json_kv_string(&w, "load_error", u->load_error);
@@ -95,14 +87,14 @@ void live_report_units_json(const LiveSystem *s, LiveUnit * const *units, size_t
                 json_kv_string(&w, "sub_state", u->sub_state);
                 json_kv_string(&w, "fragment", isempty(u->fragment_path) ? NULL : u->fragment_path);
                 json_kv_string(&w, "source_path", isempty(u->source_path) ? NULL : u->source_path);
-                json_strv(&w, "dropins", u->drop_in_paths);
+                json_kv_strv(&w, "dropins", u->drop_in_paths);
                 json_kv_bool(&w, "transient", u->transient);
                 json_kv_bool(&w, "default_dependencies", u->default_dependencies);
                 json_key(&w, "dependencies");
                 json_begin_object(&w);
                 for (LiveDep d = 0; d < _LIVE_DEP_MAX; d++)
                         if (u->has_deps & (UINT64_C(1) << d))
-                                json_strv(&w, live_dep_to_string(d), u->deps[d]);
+                                json_kv_strv(&w, live_dep_to_string(d), u->deps[d]);
                 json_end_object(&w);
                 json_key(&w, "job");
                 if (u->job_id)

@@ -17,11 +17,7 @@ void report_json_finding(JsonWriter *w, const Finding *x) {
                 json_null(w);
         }
         json_kv_string(w, "message", x->message);
-        json_key(w, "evidence");
-        json_begin_array(w);
-        STRV_FOREACH(e, x->evidence)
-                json_string(w, *e);
-        json_end_array(w);
+        json_kv_strv(w, "evidence", x->evidence);
         if (x->fix)
                 json_kv_string(w, "fix", x->fix);
         if (x->fix_details) {
@@ -34,11 +30,7 @@ void report_json_finding(JsonWriter *w, const Finding *x) {
                         json_kv_uint(w, "lines", d->lines);
                         if (d->note)
                                 json_kv_string(w, "note", d->note);
-                        json_key(w, "delayed");
-                        json_begin_array(w);
-                        STRV_FOREACH(s, d->delayed)
-                                json_string(w, *s);
-                        json_end_array(w);
+                        json_kv_strv(w, "delayed", d->delayed);
                 } else
                         json_kv_string(w, "reason", d->none_reason);
                 json_key(w, "rejected");

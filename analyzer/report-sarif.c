@@ -137,11 +137,7 @@ int report_sarif(const FindingList *l, const ReportMeta *m, FILE *f) {
                 json_key(&w, "properties");
                 json_begin_object(&w);
                 json_kv_string(&w, "unit", x->unit);
-                json_key(&w, "evidence");
-                json_begin_array(&w);
-                STRV_FOREACH(e, x->evidence)
-                        json_string(&w, *e);
-                json_end_array(&w);
+                json_kv_strv(&w, "evidence", x->evidence);
                 if (x->fix)
                         json_kv_string(&w, "fix", x->fix);
                 json_end_object(&w);

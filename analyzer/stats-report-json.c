@@ -9,14 +9,6 @@
 #include "stats-math.h"
 #include "stats-report.h"
 
-static void strv_array(JsonWriter *w, const char *key, char * const *l) {
-        json_key(w, key);
-        json_begin_array(w);
-        STRV_FOREACH(s, l)
-                json_string(w, *s);
-        json_end_array(w);
-}
-
 static void interval(JsonWriter *w, const char *key, double lo, double hi) {
         json_key(w, key);
         json_begin_array(w);
@@ -66,10 +58,10 @@ static int boots(JsonWriter *w, const StatsSample *s) {
                         const Cycle *cy = &bi->cycles[c];
                         json_begin_object(w);
                         json_kv_string(w, "start", cy->start);
-                        strv_array(w, "deleted", cy->deleted);
-                        strv_array(w, "units", cy->units);
+                        json_kv_strv(w, "deleted", cy->deleted);
+                        json_kv_strv(w, "units", cy->units);
                         json_kv_bool(w, "unfixable", cy->unfixable);
-                        strv_array(w, "lines", cy->lines);
+                        json_kv_strv(w, "lines", cy->lines);
                         json_end_object(w);
                 }
                 json_end_array(w);
@@ -133,8 +125,8 @@ static int per_boot(JsonWriter *w, const StatsReport *rep, const StatsSample *s,
                         if (ub->evidence & EVIDENCE_BIT(o))
                                 json_string(w, journal_origin_to_string(o));
                 json_end_array(w);
-                strv_array(w, "signatures", ub->signatures);
-                strv_array(w, "lines", ub->lines);
+                json_kv_strv(w, "signatures", ub->signatures);
+                json_kv_strv(w, "lines", ub->lines);
                 json_kv_bool(w, "in_cycle", ub->in_cycle);
                 json_kv_bool(w, "deleted_by_cycle", ub->deleted);
                 json_kv_uint(w, "restarts", ub->restarts);
@@ -179,7 +171,7 @@ static void machines(JsonWriter *w, const StatsReport *rep, const StatsSample *s
                 json_begin_object(w);
                 json_kv_string(w, "machine_id", ms->machine_id[0] ? ms->machine_id : NULL);
                 json_kv_string(w, "hostname", ms->hostname);
-                strv_array(w, "hostnames", ms->hostnames);
+                json_kv_strv(w, "hostnames", ms->hostnames);
                 json_kv_uint(w, "boots_in_journal", ms->boots_in_journal);
                 json_kv_uint(w, "boots_incomplete", ms->boots_incomplete);
                 json_key(w, "boots");
@@ -274,8 +266,8 @@ static int sample(JsonWriter *w, const StatsReport *rep, const char *key, const 
         json_kv_uint(w, "boots_missing", s->boots_missing);
         json_kv_uint(w, "boots_incomplete", s->boots_incomplete);
         json_kv_uint(w, "read_errors", s->source->n_errors);
-        strv_array(w, "systemd", s->systemd_versions);
-        strv_array(w, "kernels", s->kernels);
+        json_kv_strv(w, "systemd", s->systemd_versions);
+        json_kv_strv(w, "kernels", s->kernels);
         json_kv_uint(w, "cycles", s->n_cycles);
         json_key(w, "signatures");
         json_begin_array(w);
@@ -283,7 +275,7 @@ static int sample(JsonWriter *w, const StatsReport *rep, const char *key, const 
                 json_begin_object(w);
                 json_kv_string(w, "signature", s->signatures[i].signature);
                 json_kv_uint(w, "unit_boots", s->signatures[i].unit_boots);
-                strv_array(w, "units", s->signatures[i].units);
+                json_kv_strv(w, "units", s->signatures[i].units);
                 json_end_object(w);
         }
         json_end_array(w);
@@ -333,7 +325,7 @@ int stats_report_json(const StatsReport *rep, FILE *f) {
         json_kv_string(&w, "criterion", rep->criterion);
         json_kv_bool(&w, "not_run_is_failure", o->not_run_is_failure);
         json_kv_bool(&w, "cycle_is_failure", o->cycle_is_failure);
-        strv_array(&w, "output_signatures", o->output_signatures);
+        json_kv_strv(&w, "output_signatures", o->output_signatures);
         json_key(&w, "below");
         if (o->below > 0)
                 json_double(&w, o->below);

@@ -280,11 +280,7 @@ static void json_delays(JsonWriter *w, const FixCandidate *c, const char *unit) 
                 json_begin_object(w);
                 json_kv_string(w, "unit", d->unit);
                 json_kv_uint(w, "systemd", d->version);
-                json_key(w, "waits_for");
-                json_begin_array(w);
-                STRV_FOREACH(x, d->waits_for)
-                json_string(w, *x);
-                json_end_array(w);
+                json_kv_strv(w, "waits_for", d->waits_for);
                 json_end_object(w);
         }
         json_end_array(w);
@@ -299,11 +295,7 @@ static void json_waits(JsonWriter *w, const FixCandidate *c, const char *unit) {
                         continue;
                 json_begin_object(w);
                 json_kv_uint(w, "systemd", d->version);
-                json_key(w, "units");
-                json_begin_array(w);
-                STRV_FOREACH(x, d->waits_for)
-                json_string(w, *x);
-                json_end_array(w);
+                json_kv_strv(w, "units", d->waits_for);
                 json_end_object(w);
         }
         json_end_array(w);

@@ -339,11 +339,7 @@ static void print_json(const char *unit, const char *like, const char *fragment,
                 json_end_object(&w);
         }
         json_end_array(&w);
-        json_key(&w, "not_applied");
-        json_begin_array(&w);
-        STRV_FOREACH(n, not_applied)
-                json_string(&w, *n);
-        json_end_array(&w);
+        json_kv_strv(&w, "not_applied", not_applied);
         json_kv_string(&w, "verdict", transient_verdict_to_string(transient_verdict(res)));
         json_kv_string(&w, "outcome", transient_outcome_to_string(res->outcome));
         json_kv_string(&w, "job_result", res->job_result);

@@ -262,11 +262,7 @@ static void print_json_unit(JsonWriter *w, const Unit *u, const SettingStatus *s
         json_kv_string(w, "requested", u->requested);
         json_kv_string(w, "type", unit_type_to_string(u->type));
         json_kv_string(w, "load_state", load_state_to_string(u->load_state));
-        json_key(w, "names");
-        json_begin_array(w);
-        STRV_FOREACH(n, u->names)
-                json_string(w, *n);
-        json_end_array(w);
+        json_kv_strv(w, "names", u->names);
         json_kv_string(w, "fragment", u->fragment_path);
         json_kv_string(w, "fragment_link", u->fragment_link);
         json_kv_bool(w, "linked", u->linked);
@@ -296,11 +292,7 @@ static void print_json_unit(JsonWriter *w, const Unit *u, const SettingStatus *s
                 if (v->expanded[i])
                         json_kv_string(w, "expanded", v->expanded[i]);
                 if (v->words[i]) {
-                        json_key(w, "words");
-                        json_begin_array(w);
-                        STRV_FOREACH(x, v->words[i])
-                                json_string(w, *x);
-                        json_end_array(w);
+                        json_kv_strv(w, "words", v->words[i]);
                 }
                 json_end_object(w);
         }
