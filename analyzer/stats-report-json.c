@@ -142,8 +142,8 @@ static int per_boot(JsonWriter *w, const StatsReport *rep, const StatsSample *s,
         return 0;
 }
 
-/* The counts, rates and intervals of a unit (also of a unit on one machine). */
-static void unit_counts(JsonWriter *w, const UnitStats *u) {
+/* A unit's name and how its boots ended: the first keys of both the unit and the per-machine objects. */
+static void outcome_counts(JsonWriter *w, const UnitStats *u) {
         json_kv_string(w, "unit", u->unit);
         json_kv_uint(w, "boots", u->boots);
         json_kv_uint(w, "succeeded", u->succeeded);
@@ -152,6 +152,11 @@ static void unit_counts(JsonWriter *w, const UnitStats *u) {
         json_kv_uint(w, "not_run", u->not_run);
         json_kv_uint(w, "unknown", u->unknown);
         json_kv_uint(w, "failures", u->failures);
+}
+
+/* The counts, rates and intervals of a unit (also of a unit on one machine). */
+static void unit_counts(JsonWriter *w, const UnitStats *u) {
+        outcome_counts(w, u);
         json_kv_double(w, "rate", u->rate);
         interval(w, "ci95", u->ci_low, u->ci_high);
         interval(w, "wilson95", u->wilson_low, u->wilson_high);
@@ -199,14 +204,7 @@ static void machines(JsonWriter *w, const StatsReport *rep, const StatsSample *s
 
 static int unit(JsonWriter *w, const StatsReport *rep, const StatsSample *s, const UnitStats *u) {
         json_begin_object(w);
-        json_kv_string(w, "unit", u->unit);
-        json_kv_uint(w, "boots", u->boots);
-        json_kv_uint(w, "succeeded", u->succeeded);
-        json_kv_uint(w, "failed", u->failed);
-        json_kv_uint(w, "skipped", u->skipped);
-        json_kv_uint(w, "not_run", u->not_run);
-        json_kv_uint(w, "unknown", u->unknown);
-        json_kv_uint(w, "failures", u->failures);
+        outcome_counts(w, u);
         json_kv_uint(w, "cycles", u->cycles);
         json_key(w, "results");
         json_begin_object(w);
