@@ -571,11 +571,10 @@ static int find_dirs(const Loader *l, const UnitDir *d, const char *name, const 
 
 static int collect_dirs(const Loader *l, char * const *names, const char *suffix, bool type_level,
                         FoundDirs *out, DiagList *diags) {
-        int r;
+        int s = dir_suffix_index(suffix), r;
 
         STRV_FOREACH(n, names)
                 for (size_t i = 0; i < l->n_dirs; i++) {
-                        int s = dir_suffix_index(suffix);
                         if (!l->dirs[i].resolved)
                                 continue;
                         /* a listed directory without a single directory of this kind: nothing to look up */
