@@ -27,12 +27,17 @@ static int path_push(char **done, const char *comp, size_t len) {
         return 0;
 }
 
-static void path_pop(char *done) {
-        char *s = strrchr(done, '/');
-        if (!s || s == done)
-                done[1] = 0; /* stays "/" */
-        else
-                *s = 0;
+/* A symlink met on the way: what is left of the walk becomes its target followed by the rest of todo. Returns 1
+ * when the target is absolute (the walk starts again at the root), 0 when it is relative, -ENOMEM. */
+static int splice_symlink(char **todo, size_t *pos, const char *target) {
+        char *rest = strjoin(target, "/", *todo + *pos);
+
+        if (!rest)
+                return -ENOMEM;
+        free(*todo);
+        *todo = rest;
+        *pos = 0;
+        return target[0] == '/';
 }
 
 /* ---- the in-memory tree */
@@ -138,6 +143,23 @@ static size_t next_component(const char **p) {
                 }
                 return n;
         }
+}
+
+/* next_component() for the walks of root_chase(): the component of todo from *pos on, copied to comp, *pos moved
+ * past it; *ret_last: only slashes follow it. Returns its length, 0 when the path is used up, -ENAMETOOLONG. */
+static int take_component(const char *todo, size_t *pos, char comp[static NAME_MAX + 1], bool *ret_last) {
+        const char *p = todo + *pos;
+        size_t n = next_component(&p);
+
+        if (n == 0)
+                return 0;
+        if (n > NAME_MAX)
+                return -ENAMETOOLONG;
+        memcpy(comp, p, n);
+        comp[n] = 0;
+        *pos = (size_t) (p - todo) + n;
+        *ret_last = todo[*pos + strspn(todo + *pos, "/")] == 0;
+        return (int) n;
 }
 
 static int mem_tree_add(MemTree *t, const char *path, int type, MemNode **ret) {
@@ -303,24 +325,15 @@ static int mem_chase(const MemTree *t, const char *path, ChaseFlags flags, char 
         for (;;) {
                 char comp[NAME_MAX + 1];
                 const MemNode *child;
-                size_t n;
                 bool last;
+                int n = take_component(todo, &pos, comp, &last);
 
-                pos += strspn(todo + pos, "/");
-                n = strcspn(todo + pos, "/");
+                if (n < 0)
+                        return n;
                 if (n == 0)
                         break;
-                if (n > NAME_MAX)
-                        return -ENAMETOOLONG;
-                memcpy(comp, todo + pos, n);
-                comp[n] = 0;
-                pos += n;
-                last = todo[pos + strspn(todo + pos, "/")] == 0;
-
-                if (streq(comp, "."))
-                        continue;
                 if (streq(comp, "..")) {
-                        path_pop(done);
+                        (void) path_cut_last(done);
                         if (!missing)
                                 cur = cur->parent ?: cur;
                         else
@@ -346,19 +359,16 @@ static int mem_chase(const MemTree *t, const char *path, ChaseFlags flags, char 
                         return -ENOENT;
                 }
                 if (child->type == DT_LNK && !(last && (flags & CHASE_NOFOLLOW_LAST))) {
-                        char *rest;
+                        int k;
 
                         if (++hops > CHASE_SYMLINKS_MAX)
                                 return -ELOOP;
                         if (isempty(child->target))
                                 return -ENOENT;
-                        rest = strjoin(child->target, "/", todo + pos);
-                        if (!rest)
-                                return -ENOMEM;
-                        free(todo);
-                        todo = rest;
-                        pos = 0;
-                        if (todo[0] == '/') {
+                        k = splice_symlink(&todo, &pos, child->target);
+                        if (k < 0)
+                                return k;
+                        if (k > 0) {
                                 done[0] = '/';
                                 done[1] = 0;
                                 cur = t->top;
@@ -627,26 +637,17 @@ int root_chase(const Root *r, const char *path, ChaseFlags flags, char **ret_pat
 
         for (;;) {
                 char comp[NAME_MAX + 1];
-                size_t n;
                 struct stat st;
                 int nfd;
                 bool last;
+                int n = take_component(todo, &pos, comp, &last);
 
-                pos += strspn(todo + pos, "/");
-                n = strcspn(todo + pos, "/");
+                if (n < 0)
+                        return n;
                 if (n == 0)
                         break;
-                if (n > NAME_MAX)
-                        return -ENAMETOOLONG;
-                memcpy(comp, todo + pos, n);
-                comp[n] = 0;
-                pos += n;
-                last = todo[pos + strspn(todo + pos, "/")] == 0;
-
-                if (streq(comp, "."))
-                        continue;
                 if (streq(comp, "..")) {
-                        path_pop(done);
+                        (void) path_cut_last(done);
                         closep(&fd);
                         fd = open_resolved(r, done);
                         if (fd < 0)
@@ -678,7 +679,7 @@ int root_chase(const Root *r, const char *path, ChaseFlags flags, char **ret_pat
                 }
 
                 if (S_ISLNK(st.st_mode) && !(last && (flags & CHASE_NOFOLLOW_LAST))) {
-                        _cleanup_(freep) char *target = NULL, *rest = NULL;
+                        _cleanup_(freep) char *target = NULL;
                         ssize_t k;
 
                         close(nfd);
@@ -695,13 +696,10 @@ int root_chase(const Root *r, const char *path, ChaseFlags flags, char **ret_pat
                                 return -ENOENT;
 
                         /* the rest of the path is appended to the link's target and walked again */
-                        rest = strjoin(target, "/", todo + pos);
-                        if (!rest)
-                                return -ENOMEM;
-                        free(todo);
-                        todo = TAKE_PTR(rest);
-                        pos = 0;
-                        if (target[0] == '/') {
+                        k = splice_symlink(&todo, &pos, target);
+                        if (k < 0)
+                                return (int) k;
+                        if (k > 0) {
                                 done[1] = 0;
                                 done[0] = '/';
                                 closep(&fd);
@@ -1030,7 +1028,7 @@ char *root_display_path(const Root *r, const char *path) {
                 const char *rel = path + strspn(path, "/");
 
                 while (p && !(n = mem_lookup(r->mem, p)) && strchr(p, '/') && !streq(p, "/"))
-                        path_pop(p);
+                        (void) path_cut_last(p);
                 if (!p)
                         return NULL;
                 while (n && !n->origin)
