@@ -104,3 +104,16 @@ no_crash() {
                 return 1
         fi
 }
+
+# nc_expect CHECKS...: what the last no_crash run printed: -o PATTERN on stdout, -e PATTERN on stderr, -n PATTERN
+# on neither
+nc_expect() {
+        while [ $# -ge 2 ]; do
+                case $1 in
+                -o) grep -q -- "$2" "$TMP/.nc-out" || { echo "no /$2/ on stdout:"; cat "$TMP/.nc-out" "$TMP/.nc-err"; return 1; } ;;
+                -e) grep -q -- "$2" "$TMP/.nc-err" || { echo "no /$2/ on stderr:"; cat "$TMP/.nc-err"; return 1; } ;;
+                -n) ! grep -h -- "$2" "$TMP/.nc-out" "$TMP/.nc-err" || { echo "unexpected /$2/"; return 1; } ;;
+                esac
+                shift 2
+        done
+}

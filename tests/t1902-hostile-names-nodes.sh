@@ -75,14 +75,7 @@ check_show() {
         while [ $# -gt 0 ] && [ "$1" != -- ]; do args+=("$1"); shift; done
         shift
         no_crash bootrace show --root="$root" "${args[@]}" || return 1
-        while [ $# -ge 2 ]; do
-                case $1 in
-                -o) grep -q -- "$2" "$TMP/.nc-out" || { echo "no /$2/ on stdout:"; cat "$TMP/.nc-out" "$TMP/.nc-err"; return 1; } ;;
-                -e) grep -q -- "$2" "$TMP/.nc-err" || { echo "no /$2/ on stderr:"; cat "$TMP/.nc-err"; return 1; } ;;
-                -n) ! grep -h -- "$2" "$TMP/.nc-out" "$TMP/.nc-err" || { echo "unexpected /$2/"; return 1; } ;;
-                esac
-                shift 2
-        done
+        nc_expect "$@"
 }
 
 test_expect "an instance with \\x2d: found through its template, %I unescaped" \
