@@ -1,33 +1,74 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "graph-report.h"
 
-char *origin_to_text(const Origin *o) {
-        char *s = NULL;
-        int r;
+static void put_uint(FILE *f, unsigned v) {
+        char b[16], *p = b + sizeof b;
 
+        *--p = 0;
+        do
+                *--p = (char) ('0' + v % 10);
+        while ((v /= 10) > 0);
+        fputs_unlocked(p, f);
+}
+
+void origin_print_text(FILE *f, const Origin *o) {
         switch (o->kind) {
         case ORIGIN_FILE:
         case ORIGIN_DROPIN:
-                r = asprintf_safe(&s, "%s %s:%u%s", origin_kind_to_string(o->kind), strna(o->file), o->line,
-                                  o->base ? " (base model)" : "");
+                fputs_unlocked(origin_kind_to_string(o->kind), f);
+                fputc_unlocked(' ', f);
+                fputs_unlocked(strna(o->file), f);
+                fputc_unlocked(':', f);
+                put_uint(f, o->line);
+                if (o->base)
+                        fputs_unlocked(" (base model)", f);
                 break;
         case ORIGIN_LINK:
-                r = asprintf_safe(&s, "link %s%s", strna(o->file), o->base ? " (base model)" : "");
+                fputs_unlocked("link ", f);
+                fputs_unlocked(strna(o->file), f);
+                if (o->base)
+                        fputs_unlocked(" (base model)", f);
                 break;
         case ORIGIN_RULE:
                 /* the rule's id is stable, its line in the rules file is not: that is in the JSON only */
-                r = asprintf_safe(&s, "%s %s (systemd %u)", strna(o->class), strna(o->rule), o->version);
+                fputs_unlocked(strna(o->class), f);
+                fputc_unlocked(' ', f);
+                fputs_unlocked(strna(o->rule), f);
+                fputs_unlocked(" (systemd ", f);
+                put_uint(f, o->version);
+                fputc_unlocked(')', f);
                 break;
         case ORIGIN_MOUNTS_FOR:
+                fputs_unlocked("mounts-for ", f);
+                fputs_unlocked(strna(o->detail), f);
+                fputs_unlocked(" (", f);
                 if (o->rule)
-                        r = asprintf_safe(&s, "mounts-for %s (%s)", strna(o->detail), o->rule);
-                else
-                        r = asprintf_safe(&s, "mounts-for %s (%s:%u)", strna(o->detail), strna(o->file), o->line);
+                        fputs_unlocked(o->rule, f);
+                else {
+                        fputs_unlocked(strna(o->file), f);
+                        fputc_unlocked(':', f);
+                        put_uint(f, o->line);
+                }
+                fputc_unlocked(')', f);
                 break;
         default:
-                r = asprintf_safe(&s, "%s", strna(origin_kind_to_string(o->kind)));
+                fputs_unlocked(strna(origin_kind_to_string(o->kind)), f);
         }
-        return r < 0 ? NULL : s;
+}
+
+char *origin_to_text(const Origin *o) {
+        char *s = NULL;
+        size_t n = 0;
+        FILE *f = open_memstream(&s, &n);
+
+        if (!f)
+                return NULL;
+        origin_print_text(f, o);
+        if (fclose(f) != 0) {
+                free(s);
+                return NULL;
+        }
+        return s;
 }
 
 void origin_to_json(JsonWriter *w, const Origin *o) {

@@ -100,13 +100,18 @@ static void print_text(const Model *m, bool all) {
         for (size_t i = 0; i < graph_edge_count(g); i++) {
                 const GraphEdge *e = graph_edge(g, i);
                 const Origin *o = graph_origin(g, e->origin);
-                _cleanup_(freep) char *t = NULL;
+                const char *cols[] = { graph_node_name(g, e->from), dep_type_to_string(e->type),
+                                       graph_node_name(g, e->to), sd_origin_to_string(o->sd) };
 
                 if (!wanted(m, model_unit_of_node(m, e->from), all))
                         continue;
-                t = origin_to_text(o);
-                printf("%s\t%s\t%s\t%s\t%s\n", graph_node_name(g, e->from), dep_type_to_string(e->type),
-                       graph_node_name(g, e->to), sd_origin_to_string(o->sd), strna(t));
+                /* one line per edge, millions of them for a large tree: no format string, no allocation */
+                for (size_t k = 0; k < ELEMENTSOF(cols); k++) {
+                        fputs_unlocked(strna(cols[k]), stdout);
+                        fputc_unlocked('\t', stdout);
+                }
+                origin_print_text(stdout, o);
+                fputc_unlocked('\n', stdout);
         }
         for (size_t i = 0; i < model_unit_count(m); i++) {
                 const ModelUnit *mu = model_unit(m, i);
