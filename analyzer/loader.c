@@ -302,13 +302,23 @@ static int entry_is_mask(const Loader *l, const NameEntry *e) {
         return root_null_or_empty(l->dirs[e->dir].root, e->path);
 }
 
+static bool is_own_name(const char *name, const NameEntry *fin) {
+        return streq(path_basename(fin->path), name) && !unit_name_is_valid(name, UNIT_NAME_TEMPLATE);
+}
+
 static int build_reverse_names(Loader *l) {
         HASHMAP_FOREACH_ENTRY(he, &l->ids) {
                 const NameEntry *src = he->value, *fin = ids_get(l, src->name);
                 _cleanup_(freep) char *dst = NULL, *inst = NULL;
                 NameList *nl;
 
-                if (!fin || entry_is_mask(l, fin) != 0)
+                if (!fin)
+                        continue;
+                /* a name that leads to a file of its own name (most names) would only list itself: add_names()
+                 * knows that without a list, and without asking whether the file is a mask */
+                if (is_own_name(src->name, fin))
+                        continue;
+                if (entry_is_mask(l, fin) != 0)
                         continue;
                 dst = strdup(path_basename(fin->path));
                 if (!dst)
@@ -429,8 +439,16 @@ static int add_names(const Loader *l, const char *unit_name, const char *fragmen
         const NameList *nl = hashmap_get(&l->rnames, name);
         char **aliases = nl ? nl->names : NULL;
 
-        if (!is_template && strv_extend_unique(names, name) < 0)
-                return -ENOMEM;
+        if (!is_template) {
+                if (strv_extend_unique(names, name) < 0)
+                        return -ENOMEM;
+        } else if (!unit_name_is_valid(name, UNIT_NAME_TEMPLATE)) {
+                /* the name's own entry, which build_reverse_names() leaves out of the list */
+                const NameEntry *fin = ids_get(l, name);
+                if (fin && is_own_name(name, fin) && entry_is_mask(l, fin) == 0 &&
+                    strv_extend_unique(names, name) < 0)
+                        return -ENOMEM;
+        }
         STRV_FOREACH(a, aliases) {
                 if (instance && unit_name_is_valid(*a, UNIT_NAME_TEMPLATE)) {
                         _cleanup_(freep) char *inst = NULL;
@@ -737,6 +755,7 @@ static int read_into_unit_depth(const Loader *l, Unit *u, const Root *root, cons
         if (r < 0)
                 return r;
         u->sources[src].included = depth > 0;
+        u->sources[src].pool = TAKE_PTR(f->pool); /* the settings below point into it */
         for (size_t i = 0; i < f->n_assignments; i++) {
                 Assignment *a = &f->assignments[i];
 
@@ -773,12 +792,10 @@ static int read_into_unit_depth(const Loader *l, Unit *u, const Root *root, cons
                         continue;
                 if (GREEDY_REALLOC(u->settings, u->allocated_settings, u->n_settings + 1) < 0)
                         return -ENOMEM;
-                /* the assignment's block has the layout of a setting: taken, not copied */
                 u->settings[u->n_settings++] = (Setting) {
                         .section = a->section, .key = a->key, .value = a->value,
                         .source = (uint32_t) src, .line = a->line,
                 };
-                a->block = NULL;
         }
         return 0;
 }
