@@ -4,9 +4,6 @@
 
 #include "unit-name.h"
 
-#define LETTERS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-#define DIGITS "0123456789"
-#define VALID_CHARS DIGITS LETTERS ":-_.\\"
 
 static const char * const unit_type_table[_UNIT_TYPE_MAX] = {
         [UNIT_SERVICE] = "service",
@@ -29,7 +26,12 @@ const char *unit_type_to_string(UnitType t) {
 UnitType unit_type_from_string(const char *s) {
         if (!s)
                 return _UNIT_TYPE_INVALID;
-        return (UnitType) string_table_lookup(unit_type_table, _UNIT_TYPE_MAX, s);
+        /* asked for every name of a large tree: compare with the one entry of the same first letter and length
+         * at most, instead of with all of them */
+        for (size_t i = 0; i < _UNIT_TYPE_MAX; i++)
+                if (unit_type_table[i][0] == s[0] && streq(unit_type_table[i], s))
+                        return (UnitType) i;
+        return _UNIT_TYPE_INVALID;
 }
 
 UnitType unit_name_to_type(const char *name) {
@@ -42,7 +44,9 @@ UnitType unit_name_to_type(const char *name) {
 }
 
 static bool char_is_valid(char c) {
-        return c != 0 && strchr(VALID_CHARS, c);
+        /* systemd's VALID_CHARS: ASCII letters and digits, and ":-_.\\" */
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == ':' || c == '-' ||
+               c == '_' || c == '.' || c == '\\';
 }
 
 bool unit_name_is_valid(const char *name, UnitNameFlags flags) {
