@@ -753,7 +753,7 @@ static int base_unit_new(Model *m, const BaseUnit *bu, Unit *loaded, Unit **ret)
                 return -ENOMEM;
         u->type = loaded->type;
         u->load_state = LOAD_LOADED;
-        u->sources[0] = (Source) { .path = strdup(path_basename(bu->file)) };
+        u->sources[0] = (Source) { .path = strdup(path_basename(bu->file)), .pool = TAKE_PTR(f->pool) };
         u->n_sources = 1;
         if (!u->sources[0].path)
                 return -ENOMEM;
@@ -763,17 +763,15 @@ static int base_unit_new(Model *m, const BaseUnit *bu, Unit *loaded, Unit **ret)
                         continue;
                 if (GREEDY_REALLOC(u->settings, u->allocated_settings, u->n_settings + 1) < 0)
                         return -ENOMEM;
-                /* the assignment's block has the layout of a setting: taken, not copied */
                 u->settings[u->n_settings++] = (Setting) {
                         .section = a->section, .key = a->key, .value = a->value,
                         .source = 0, .line = bu->line + a->line - 1,
                 };
-                a->block = NULL;
         }
         /* the root's drop-ins still apply */
         for (size_t i = 0; i < loaded->n_sources; i++) {
                 u->sources[u->n_sources++] = loaded->sources[i];
-                loaded->sources[i].path = NULL;
+                loaded->sources[i].path = loaded->sources[i].pool = NULL;
         }
         for (size_t i = 0; i < loaded->n_settings; i++) {
                 if (GREEDY_REALLOC(u->settings, u->allocated_settings, u->n_settings + 1) < 0)

@@ -31,6 +31,8 @@
 /* string_is_safe() on section names: absent from the v247 library, present in v252; exact release unknown. */
 #define V_SAFE_SECTION 250
 
+#define NO_SECTION SIZE_MAX
+
 typedef struct Parser {
         const char *path;
         unsigned v;
@@ -38,9 +40,17 @@ typedef struct Parser {
         UnitFile *f;
         DiagList *diags;
 
-        const char *section; /* points into f->sections, NULL = none yet or an ignored section */
-        bool section_ignored;
+        bool section_ignored; /* section_off is NO_SECTION because the section is ignored */
         bool bom_seen;
+
+        /* The pool of f (see unit-file.h), grown as the file is read. Until the end of the parse the assignments
+         * are kept as offsets into it (offs: section, key, value for each; NO_SECTION for none), as growing
+         * moves it; sect: the offsets of the distinct section names, section_off the one in effect. */
+        char *pool;
+        size_t pool_len, pool_alloc;
+        size_t *offs, offs_alloc;
+        size_t *sect, n_sect, sect_alloc;
+        size_t section_off;
 
         char *cont; /* the joined continuation, when in_cont */
         size_t cont_len, cont_alloc;
@@ -51,10 +61,8 @@ typedef struct Parser {
 UnitFile *unit_file_free(UnitFile *f) {
         if (!f)
                 return NULL;
-        for (size_t i = 0; i < f->n_assignments; i++)
-                free(f->assignments[i].block);
         free(f->assignments);
-        strv_free(f->sections);
+        free(f->pool);
         free(f->path);
         return mfree(f);
 }
@@ -73,55 +81,78 @@ static bool section_name_is_safe(const char *s, size_t n) {
         return true;
 }
 
-static int add_assignment(Parser *P, const char *section, const char *key, size_t key_len, const char *value,
-                          size_t value_len, unsigned line) {
-        size_t ls = section ? strlen(section) : 0;
-        UnitFile *f = P->f;
-        char *b;
-
-        if (GREEDY_REALLOC(f->assignments, f->allocated, f->n_assignments + 1) < 0)
+/* Appends s[0..n) and a NUL to the pool; its offset in *ret. */
+static int pool_add(Parser *P, const char *s, size_t n, size_t *ret) {
+        if (n > SIZE_MAX - P->pool_len - 1)
                 return -ENOMEM;
-        b = malloc(ls + 1 + key_len + 1 + value_len + 1);
-        if (!b)
-                return -ENOMEM;
-        if (ls > 0)
-                memcpy(b, section, ls);
-        b[ls] = 0;
-        memcpy(b + ls + 1, key, key_len);
-        b[ls + 1 + key_len] = 0;
-        memcpy(b + ls + 1 + key_len + 1, value, value_len);
-        b[ls + 1 + key_len + 1 + value_len] = 0;
-        f->assignments[f->n_assignments++] = (Assignment) {
-                .section = section ? b : NULL,
-                .key = b + ls + 1,
-                .value = b + ls + 1 + key_len + 1,
-                .line = line,
-                .block = b,
-        };
+        if (P->pool_len + n + 1 > P->pool_alloc) {
+                /* a unit file's strings are about as long as the file: grow by half, not by doubling */
+                size_t a = MAX(P->pool_len + n + 1, P->pool_alloc + P->pool_alloc / 2);
+                char *q = realloc(P->pool, MAX(a, (size_t) 64));
+                if (!q)
+                        return -ENOMEM;
+                P->pool = q;
+                P->pool_alloc = MAX(a, (size_t) 64);
+        }
+        memcpy(P->pool + P->pool_len, s, n);
+        P->pool[P->pool_len + n] = 0;
+        *ret = P->pool_len;
+        P->pool_len += n + 1;
         return 0;
 }
 
-/* Returns a pointer to the entry of f->sections equal to name[0..n), adding it if needed. */
-static int intern_section(Parser *P, const char *name, size_t n, const char **ret) {
-        _cleanup_(freep) char *s = NULL;
-        size_t i = 0;
+static int add_assignment(Parser *P, const char *key, size_t key_len, const char *value, size_t value_len,
+                          unsigned line) {
+        UnitFile *f = P->f;
+        size_t k, v;
         int r;
 
-        STRV_FOREACH(t, P->f->sections) {
-                if (strlen(*t) == n && memcmp(*t, name, n) == 0) {
-                        *ret = *t;
-                        return 0;
-                }
-                i++;
-        }
-        s = strndup_safe(name, n);
-        if (!s)
+        if (GREEDY_REALLOC(f->assignments, f->allocated, f->n_assignments + 1) < 0 ||
+            GREEDY_REALLOC(P->offs, P->offs_alloc, 3 * (f->n_assignments + 1)) < 0)
                 return -ENOMEM;
-        r = strv_push(&P->f->sections, TAKE_PTR(s));
+        r = pool_add(P, key, key_len, &k);
+        if (r >= 0)
+                r = pool_add(P, value, value_len, &v);
         if (r < 0)
                 return r;
-        *ret = P->f->sections[i];
+        P->offs[3 * f->n_assignments] = P->section_off;
+        P->offs[3 * f->n_assignments + 1] = k;
+        P->offs[3 * f->n_assignments + 2] = v;
+        f->assignments[f->n_assignments++] = (Assignment) { .line = line };
         return 0;
+}
+
+/* Makes the section name[0..n) the one in effect, adding it to the pool if it is new in this file. */
+static int intern_section(Parser *P, const char *name, size_t n) {
+        for (size_t i = 0; i < P->n_sect; i++) {
+                const char *t = P->pool + P->sect[i];
+                if (strlen(t) == n && memcmp(t, name, n) == 0) {
+                        P->section_off = P->sect[i];
+                        return 0;
+                }
+        }
+        if (GREEDY_REALLOC(P->sect, P->sect_alloc, P->n_sect + 1) < 0 || pool_add(P, name, n, &P->section_off) < 0)
+                return -ENOMEM;
+        P->sect[P->n_sect++] = P->section_off;
+        return 0;
+}
+
+/* The end of a parse: the pool shrunk to its size, and the assignments' offsets made pointers into it. */
+static void finish_pool(Parser *P) {
+        UnitFile *f = P->f;
+
+        if (P->pool_len > 0 && P->pool_len < P->pool_alloc) {
+                char *q = realloc(P->pool, P->pool_len);
+                if (q)
+                        P->pool = q;
+        }
+        for (size_t i = 0; i < f->n_assignments; i++) {
+                size_t so = P->offs[3 * i];
+                f->assignments[i].section = so == NO_SECTION ? NULL : P->pool + so;
+                f->assignments[i].key = P->pool + P->offs[3 * i + 1];
+                f->assignments[i].value = P->pool + P->offs[3 * i + 2];
+        }
+        f->pool = TAKE_PTR(P->pool);
 }
 
 static bool section_known(Parser *P, const char *name, size_t n, bool *ret_silent) {
@@ -186,8 +217,8 @@ static int parse_logical(Parser *P, const char *l, size_t n, unsigned line) {
                                 if (r < 0)
                                         return r;
                         }
-                        return add_assignment(P, P->section, UNIT_FILE_INCLUDE_KEY,
-                                              strlen(UNIT_FILE_INCLUDE_KEY), arg, (size_t) (b - arg), line);
+                        return add_assignment(P, UNIT_FILE_INCLUDE_KEY, strlen(UNIT_FILE_INCLUDE_KEY), arg,
+                                              (size_t) (b - arg), line);
                 }
         }
 
@@ -217,18 +248,18 @@ static int parse_logical(Parser *P, const char *l, size_t n, unsigned line) {
                                 if (r < 0)
                                         return r;
                         }
-                        P->section = NULL;
+                        P->section_off = NO_SECTION;
                         P->section_ignored = true;
                         return 0;
                 }
-                r = intern_section(P, name, nl, &P->section);
+                r = intern_section(P, name, nl);
                 if (r < 0)
                         return r;
                 P->section_ignored = false;
                 return 0;
         }
 
-        if (!P->section) {
+        if (P->section_off == NO_SECTION) {
                 if (P->section_ignored)
                         return 0;
                 return diag_add(P->diags, DIAG_WARNING, P->path, line,
@@ -256,7 +287,7 @@ static int parse_logical(Parser *P, const char *l, size_t n, unsigned line) {
         ve = b;
         while (vs < ve && is_ws(*vs))
                 vs++;
-        return add_assignment(P, P->section, ks, (size_t) (ke - ks), vs, (size_t) (ve - vs), line);
+        return add_assignment(P, ks, (size_t) (ke - ks), vs, (size_t) (ve - vs), line);
 }
 
 static int cont_append(Parser *P, const char *s, size_t n) {
@@ -426,9 +457,15 @@ int unit_file_parse(const char *path, const char *data, size_t size, const Parse
                 .known = opts ? opts->sections : NULL,
                 .f = f,
                 .diags = diags,
+                .section_off = NO_SECTION,
         };
         r = parse_buffer(&P, data, size);
+        if (r >= 0)
+                finish_pool(&P);
         free(P.cont);
+        free(P.pool);
+        free(P.offs);
+        free(P.sect);
         if (r < 0)
                 return r;
 

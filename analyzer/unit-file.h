@@ -30,16 +30,15 @@ typedef struct Assignment {
         char *key;     /* trimmed, case kept */
         char *value;   /* continuation lines joined, trimmed; may be "" (an empty assignment) */
         unsigned line; /* line of the key (the first line of a continued assignment) */
-        /* the one allocation the three strings live in: section (or an empty string), key, value. With a
-         * section, block == section, the layout of a Setting: a loader takes the block (and sets it NULL) */
-        char *block;
 } Assignment;
 
 typedef struct UnitFile {
         char *path; /* the name to report in diagnostics (a path as seen inside the root) */
         Assignment *assignments;
         size_t n_assignments, allocated;
-        char **sections; /* distinct section names in order of first appearance */
+        /* The one allocation every assignment's strings live in (each distinct section name once). A loader
+         * that keeps the strings takes the pool (and sets it NULL): the assignments then point into its copy. */
+        char *pool;
 } UnitFile;
 
 UnitFile *unit_file_free(UnitFile *f);

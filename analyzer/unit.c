@@ -37,12 +37,11 @@ Unit *unit_free(Unit *u) {
         free(u->fragment_path);
         free(u->fragment_link);
         strv_free(u->names);
-        for (size_t i = 0; i < u->n_sources; i++)
+        for (size_t i = 0; i < u->n_sources; i++) {
                 free(u->sources[i].path);
-        free(u->sources);
-        for (size_t i = 0; i < u->n_settings; i++) {
-                free(u->settings[i].section); /* and key and value: one allocation */
+                free(u->sources[i].pool); /* the settings' strings */
         }
+        free(u->sources);
         free(u->settings);
         for (size_t i = 0; i < u->n_links; i++) {
                 free(u->links[i].name);

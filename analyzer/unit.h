@@ -19,8 +19,8 @@ typedef enum LoadState {
 
 const char *load_state_to_string(LoadState s);
 
-/* section, key and value live in one allocation that starts at section (an Assignment's block, taken over);
- * free(section) frees all three (a large tree has a million settings: one allocation each, not three). */
+/* section, key and value point into the pool of their source (Unit.sources[source].pool): a large tree has a
+ * million settings, and one allocation per file holds them all. */
 typedef struct Setting {
         char *section;
         char *key;
@@ -51,6 +51,7 @@ typedef struct DirLink {
 
 typedef struct Source {
         char *path;    /* display path (root prefix included) */
+        char *pool;    /* the strings of the file's settings (UnitFile.pool), owned */
         bool dropin;
         bool masked;   /* a drop-in that is a symlink to /dev/null or empty: read, contributes nothing */
         bool included; /* read through ".include" (systemd <= 245) */
