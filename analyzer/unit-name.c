@@ -26,8 +26,7 @@ const char *unit_type_to_string(UnitType t) {
 UnitType unit_type_from_string(const char *s) {
         if (!s)
                 return _UNIT_TYPE_INVALID;
-        /* asked for every name of a large tree: compare with the one entry of the same first letter and length
-         * at most, instead of with all of them */
+        /* asked for every name of a large tree: a full comparison only with the types of the same first letter */
         for (size_t i = 0; i < _UNIT_TYPE_MAX; i++)
                 if (unit_type_table[i][0] == s[0] && streq(unit_type_table[i], s))
                         return (UnitType) i;
