@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "graph.h"
 
+_Static_assert(_DEP_TYPE_MAX <= 32, "GraphEdge.type has 5 bits");
+_Static_assert(_ORIGIN_KIND_MAX <= 8 && _SD_ORIGIN_MAX <= 16, "Origin.kind has 3 bits, Origin.sd 4");
+
 struct Graph {
         Hashmap names;      /* name -> node index + 1 (as a pointer-sized integer) */
         char **node_names;
@@ -159,7 +162,8 @@ const char *graph_node_name(const Graph *g, uint32_t node) {
 int graph_add_origin(Graph *g, const Origin *o, uint32_t *ret) {
         Origin c = *o;
 
-        if (GREEDY_REALLOC(g->origins, g->allocated_origins, g->n_origins + 1) < 0)
+        if (g->n_origins >= GRAPH_ORIGIN_MAX ||
+            GREEDY_REALLOC(g->origins, g->allocated_origins, g->n_origins + 1) < 0)
                 return -ENOMEM;
         c.file = graph_intern(g, o->file);
         c.rule = graph_intern(g, o->rule);
@@ -181,7 +185,7 @@ int graph_add_edge(Graph *g, uint32_t from, DepType type, uint32_t to, uint32_t 
                 return -EINVAL;
         if (GREEDY_REALLOC(g->edges, g->allocated_edges, g->n_edges + 1) < 0)
                 return -ENOMEM;
-        g->edges[g->n_edges++] = (GraphEdge) { .from = from, .to = to, .origin = origin, .type = (uint8_t) type };
+        g->edges[g->n_edges++] = (GraphEdge) { .from = from, .to = to, .origin = origin, .type = (uint32_t) type };
         g->finished = false;
         return 0;
 }

@@ -22,23 +22,25 @@ typedef enum OriginKind {
 
 const char *origin_kind_to_string(OriginKind k); /* "file", "drop-in", "link", "rule", "mounts-for", "live" */
 
-/* Laid out small: a large tree has an origin for every dependency line, half a million of them. */
+/* Laid out small (40 bytes): a large tree has an origin for every dependency line, more than half a million. */
 typedef struct Origin {
         const char *file;    /* interned by the graph */
         const char *rule;    /* rule id (ORIGIN_RULE; for ORIGIN_MOUNTS_FOR the rule that made the entry, if any) */
         const char *class;   /* the rule's class: implicit, default, slice, ... */
         const char *detail;  /* ORIGIN_MOUNTS_FOR: the path; ORIGIN_RULE: the setting it derives from, if any */
         unsigned line;
-        unsigned version;    /* the systemd version the rule was applied for */
-        uint8_t kind;        /* OriginKind */
-        uint8_t sd;          /* SdOrigin: how systemd labels the edge (origin-file, origin-default, ...) */
-        bool base;           /* the unit that has the edge came from the embedded base model */
+        uint16_t version;    /* the systemd version the rule was applied for (at most 9999, as --systemd=) */
+        uint8_t kind : 3;    /* OriginKind */
+        uint8_t sd : 4;      /* SdOrigin: how systemd labels the edge (origin-file, origin-default, ...) */
+        bool base : 1;       /* the unit that has the edge came from the embedded base model */
 } Origin;
 
+/* 12 bytes: a large tree has millions of edges */
+#define GRAPH_ORIGIN_MAX ((UINT32_C(1) << 27) - 1)
 typedef struct GraphEdge {
         uint32_t from, to;
-        uint32_t origin;
-        uint8_t type;        /* DepType */
+        uint32_t origin : 27; /* at most GRAPH_ORIGIN_MAX origins */
+        uint32_t type : 5;    /* DepType */
 } GraphEdge;
 
 typedef struct Graph Graph;

@@ -72,6 +72,8 @@ int model_new(const ModelOptions *opts, const Rules *rules, Model **ret, DiagLis
         _cleanup_(model_freep) Model *m = NULL;
         int r;
 
+        if (opts->systemd > UINT16_MAX)
+                return -EINVAL; /* not a systemd version (an Origin keeps it in 16 bits) */
         m = calloc(1, sizeof(Model));
         if (!m)
                 return -ENOMEM;
