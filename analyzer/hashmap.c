@@ -30,7 +30,6 @@ static uint64_t *find_slot_hashed(const Hashmap *h, const char *key, uint64_t ha
         for (;;) {
                 uint64_t *s = &h->slots[i];
                 if (*s == 0 || ((*s & ~(uint64_t) UINT32_MAX) == SLOT_TAG(hash) &&
-                                h->entries[SLOT_INDEX(*s) - 1].hash == hash &&
                                 streq(h->entries[SLOT_INDEX(*s) - 1].key, key)))
                         return s;
                 i = (i + 1) & mask;
@@ -44,8 +43,14 @@ static int rehash(Hashmap *h, size_t n_slots) {
         free(h->slots);
         h->slots = slots;
         h->n_slots = n_slots;
-        for (size_t k = 0; k < h->n_entries; k++)
-                *find_slot_hashed(h, h->entries[k].key, h->entries[k].hash) = SLOT_TAG(h->entries[k].hash) | (k + 1);
+        for (size_t k = 0; k < h->n_entries; k++) {
+                uint64_t hash = string_hash(h->entries[k].key);
+                /* the keys are distinct: the first empty slot of the probe sequence, no compares */
+                size_t mask = n_slots - 1, i = hash & mask;
+                while (slots[i] != 0)
+                        i = (i + 1) & mask;
+                slots[i] = SLOT_TAG(hash) | (k + 1);
+        }
         return 0;
 }
 
@@ -62,7 +67,7 @@ int hashmap_put(Hashmap *h, const char *key, void *value) {
                 return -EEXIST;
         if (GREEDY_REALLOC(h->entries, h->allocated, h->n_entries + 1) < 0)
                 return -ENOMEM;
-        h->entries[h->n_entries] = (struct HashmapEntry) { key, value, hash };
+        h->entries[h->n_entries] = (struct HashmapEntry) { key, value };
         *s = SLOT_TAG(hash) | ++h->n_entries;
         return 0;
 }

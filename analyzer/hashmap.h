@@ -13,8 +13,8 @@ typedef struct Hashmap {
         struct HashmapEntry {
                 const char *key;
                 void *value;
-                uint64_t hash; /* compared before the key, to skip most string compares */
-        } *entries;
+        } *entries;         /* 16 bytes each: a large tree has several maps of 100k names (the hash is recomputed
+                             * when the slots grow, instead of kept) */
         size_t n_entries, allocated;
 } Hashmap;
 
