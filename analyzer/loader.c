@@ -13,7 +13,9 @@ typedef struct UnitDir {
         const Root *root;
         char *path;     /* as listed, inside root */
         char *resolved; /* after following symlinks inside root; NULL when missing */
-        char **names;   /* its entries, sorted */
+        /* NULL when the directory could not be listed; else its entries that may be drop-in or dependency
+         * directories (the rest of the listing is dropped once the name map is built) */
+        char **names;
         size_t n_names;
         Hashmap name_set; /* those of them that may be drop-in or dependency directories (name.d, name.wants,
                            * name.requires, name.upholds): a small set to look them up in */
@@ -29,6 +31,7 @@ typedef struct NameEntry {
         char *link;     /* in-root path of the symlink when the entry is one */
         char *alias;    /* the unit name this one is an alias of */
         bool linked;
+        bool name_in_path; /* name points into path (a regular file's entry) */
 } NameEntry;
 
 /* The reverse map: final unit name -> every name that leads to it (systemd's unit_names_map). */
@@ -51,7 +54,8 @@ struct Loader {
 static void name_entry_free(NameEntry *e) {
         if (!e)
                 return;
-        free(e->name);
+        if (!e->name_in_path)
+                free(e->name);
         free(e->path);
         free(e->link);
         free(e->alias);
@@ -65,7 +69,9 @@ Loader *loader_free(Loader *l) {
                 free(l->dirs[i].path);
                 free(l->dirs[i].resolved);
                 hashmap_done(&l->dirs[i].name_set);
-                strv_free(l->dirs[i].names);
+                for (size_t k = 0; k < l->dirs[i].n_names; k++)
+                        free(l->dirs[i].names[k]); /* may have holes while the map is built */
+                free(l->dirs[i].names);
         }
         free(l->dirs);
         HASHMAP_FOREACH_ENTRY(e, &l->ids)
@@ -208,6 +214,20 @@ static int dir_suffix_index(const char *name) {
         return -1;
 }
 
+/* A large tree lists 100k names: keep only those dir_has_entry() asks about (the keys of name_set). */
+static void keep_dir_names(UnitDir *d) {
+        size_t n = 0;
+
+        for (size_t k = 0; k < d->n_names; k++) {
+                if (d->names[k] && dir_suffix_index(d->names[k]) >= 0)
+                        d->names[n++] = d->names[k];
+                else
+                        free(d->names[k]);
+        }
+        d->n_names = n;
+        d->names[n] = NULL;
+}
+
 static int build_name_map(Loader *l, DiagList *diags) {
         int r;
 
@@ -233,8 +253,9 @@ static int build_name_map(Loader *l, DiagList *diags) {
                         (void) diag_add(diags, DIAG_WARNING, disp, 0, "cannot list directory: %s", strerror(-r));
                         continue;
                 }
-                STRV_FOREACH(n, d->names) {
+                for (size_t k = 0; k < d->n_names; k++) {
                         _cleanup_(freep) char *p = NULL;
+                        char **n = &d->names[k];
                         NameEntry *e;
                         int t;
 
@@ -257,16 +278,15 @@ static int build_name_map(Loader *l, DiagList *diags) {
                         e = calloc(1, sizeof(NameEntry));
                         if (!e)
                                 return -ENOMEM;
-                        e->name = strdup(*n);
                         e->dir = i;
-                        if (!e->name) {
-                                name_entry_free(e);
-                                return -ENOMEM;
-                        }
-                        if (t == DT_REG)
+                        if (t == DT_REG) {
+                                /* the name is the end of the path: one allocation for both */
                                 e->path = TAKE_PTR(p);
-                        else {
-                                r = add_symlink_entry(l, i, *n, p, e, diags);
+                                e->name = e->path + strlen(e->path) - strlen(*n);
+                                e->name_in_path = true;
+                        } else {
+                                e->name = TAKE_PTR(*n); /* the listing's copy, leaving a hole */
+                                r = add_symlink_entry(l, i, e->name, p, e, diags);
                                 if (r <= 0) {
                                         name_entry_free(e);
                                         if (r < 0 && r != -ENOMEM)
@@ -282,6 +302,7 @@ static int build_name_map(Loader *l, DiagList *diags) {
                                 return r;
                         }
                 }
+                keep_dir_names(d);
         }
         return 0;
 }
