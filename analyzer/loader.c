@@ -961,8 +961,7 @@ static int load_unit(Loader *l, const char *name, bool identify_only, Unit **ret
         if (!u)
                 return -ENOMEM;
         u->id = strdup(name);
-        u->requested = strdup(name);
-        if (!u->id || !u->requested)
+        if (!u->id)
                 return -ENOMEM;
         u->type = unit_name_to_type(name);
         u->load_state = LOAD_LOADED;
@@ -1038,10 +1037,8 @@ static int load_unit(Loader *l, const char *name, bool identify_only, Unit **ret
                                 return -ENOMEM;
                 } else if (!(main_name = strdup(fb)))
                         return -ENOMEM;
-                if (strv_contains(u->names, main_name)) {
-                        free(u->id);
-                        u->id = TAKE_PTR(main_name);
-                }
+                if (strv_contains(u->names, main_name))
+                        unit_set_id(u, TAKE_PTR(main_name));
         }
         name = u->id;
         /* id first, the other names sorted */

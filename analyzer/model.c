@@ -747,11 +747,11 @@ static int base_unit_new(Model *m, const BaseUnit *bu, Unit *loaded, Unit **ret)
         if (!u)
                 return -ENOMEM;
         u->id = strdup(loaded->id);
-        u->requested = strdup(loaded->requested);
+        u->requested = loaded->requested ? strdup(loaded->requested) : NULL;
         u->fragment_path = strdup(path_basename(bu->file));
         u->names = strv_copy(loaded->names);
         u->sources = calloc(loaded->n_sources + 1, sizeof(Source));
-        if (!u->id || !u->requested || !u->fragment_path || !u->names || !u->sources)
+        if (!u->id || (loaded->requested && !u->requested) || !u->fragment_path || !u->names || !u->sources)
                 return -ENOMEM;
         u->type = loaded->type;
         u->load_state = LOAD_LOADED;
@@ -873,9 +873,11 @@ static int load_one(Model *m, const char *name, ModelUnit **ret) {
                 if (bu) {
                         Unit *b = NULL;
                         if (alias) {
-                                free(u->id);
-                                u->id = strdup(alias);
-                                if (!u->id || strv_extend_unique(&u->names, alias) < 0)
+                                char *a = strdup(alias);
+                                if (!a)
+                                        return -ENOMEM;
+                                unit_set_id(u, a);
+                                if (strv_extend_unique(&u->names, alias) < 0)
                                         return -ENOMEM;
                         }
                         r = base_unit_new(m, bu, u, &b);

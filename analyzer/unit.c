@@ -29,6 +29,18 @@ const char *link_kind_dir_suffix(LinkKind k) {
         return k >= 0 && k < _LINK_KIND_MAX ? link_suffix_table[k] : NULL;
 }
 
+void unit_set_id(Unit *u, char *id) {
+        if (u->id && streq(u->id, id)) {
+                free(id);
+                return;
+        }
+        if (!u->requested)
+                u->requested = u->id;
+        else
+                free(u->id);
+        u->id = id;
+}
+
 Unit *unit_free(Unit *u) {
         if (!u)
                 return NULL;

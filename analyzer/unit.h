@@ -59,7 +59,7 @@ typedef struct Source {
 
 typedef struct Unit {
         char *id;                  /* its main name: the fragment's name when loaded through an alias */
-        char *requested;           /* the name it was asked for */
+        char *requested;           /* the name it was asked for, kept only when it is not id: see unit_requested() */
         UnitType type;
         LoadState load_state;
         int load_error;            /* negative errno for LOAD_ERROR / LOAD_NOT_FOUND details */
@@ -78,6 +78,12 @@ typedef struct Unit {
 } Unit;
 
 Unit *unit_free(Unit *u);
+/* Makes id (taken over) the unit's main name; the name it was asked for stays in requested, if different. */
+void unit_set_id(Unit *u, char *id);
+/* The name the unit was asked for. */
+static inline const char *unit_requested(const Unit *u) {
+        return u->requested ?: u->id;
+}
 static inline void unit_freep(Unit **u) {
         unit_free(*u);
 }

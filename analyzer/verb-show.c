@@ -195,10 +195,10 @@ static void print_text(const Unit *u, const SettingStatus *st, const Values *v, 
 
         if (!first)
                 putchar('\n');
-        if (streq(u->id, u->requested))
+        if (streq(u->id, unit_requested(u)))
                 printf("# %s\n", u->id);
         else
-                printf("# %s (requested as %s)\n", u->id, u->requested);
+                printf("# %s (requested as %s)\n", u->id, unit_requested(u));
         printf("LoadState: %s\n", load_state_to_string(u->load_state));
         if (strv_length(u->names) > 1) {
                 printf("Names:");
@@ -259,7 +259,7 @@ static void print_json_unit(JsonWriter *w, const Unit *u, const SettingStatus *s
                             const Model *m) {
         json_begin_object(w);
         json_kv_string(w, "id", u->id);
-        json_kv_string(w, "requested", u->requested);
+        json_kv_string(w, "requested", unit_requested(u));
         json_kv_string(w, "type", unit_type_to_string(u->type));
         json_kv_string(w, "load_state", load_state_to_string(u->load_state));
         json_kv_strv(w, "names", u->names);

@@ -89,7 +89,7 @@ int main(void) {
         u = load(r, 252, "alias-t@x.service");
         tap_ok(u && streq(u->id, "t@x.service") && strv_contains(u->names, "alias-t@x.service"),
                "an instance of an aliased template goes by the template's name, with the alias as a name");
-        tap_ok(u && streq(u->requested, "alias-t@x.service"), "the requested name is kept");
+        tap_ok(u && streq(unit_requested(u), "alias-t@x.service"), "the requested name is kept");
         unit_free(u);
 
         u = load(r, 252, "m.service");
