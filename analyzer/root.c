@@ -30,7 +30,8 @@ static int path_push(char **done, const char *comp, size_t len) {
 /* A symlink met on the way: what is left of the walk becomes its target followed by the rest of todo. Returns 1
  * when the target is absolute (the walk starts again at the root), 0 when it is relative, -ENOMEM. */
 static int splice_symlink(char **todo, size_t *pos, const char *target) {
-        char *rest = strjoin(target, "/", *todo + *pos);
+        /* no slash added after the last component: that would make it a directory */
+        char *rest = strjoin(target, (*todo)[*pos] ? "/" : "", *todo + *pos);
 
         if (!rest)
                 return -ENOMEM;
@@ -146,8 +147,11 @@ static size_t next_component(const char **p) {
 }
 
 /* next_component() for the walks of root_chase(): the component of todo from *pos on, copied to comp, *pos moved
- * past it; *ret_last: only slashes follow it. Returns its length, 0 when the path is used up, -ENAMETOOLONG. */
-static int take_component(const char *todo, size_t *pos, char comp[static NAME_MAX + 1], bool *ret_last) {
+ * past it; *ret_last: only slashes follow it; *ret_dir: a slash follows it, so it must be a directory (or a
+ * symlink to one, followed even when the last component's symlink is not, as the kernel does). Returns its
+ * length, 0 when the path is used up, -ENAMETOOLONG. */
+static int take_component(const char *todo, size_t *pos, char comp[static NAME_MAX + 1], bool *ret_last,
+                          bool *ret_dir) {
         const char *p = todo + *pos;
         size_t n = next_component(&p);
 
@@ -159,6 +163,7 @@ static int take_component(const char *todo, size_t *pos, char comp[static NAME_M
         comp[n] = 0;
         *pos = (size_t) (p - todo) + n;
         *ret_last = todo[*pos + strspn(todo + *pos, "/")] == 0;
+        *ret_dir = todo[*pos] == '/';
         return (int) n;
 }
 
@@ -325,8 +330,8 @@ static int mem_chase(const MemTree *t, const char *path, ChaseFlags flags, char 
         for (;;) {
                 char comp[NAME_MAX + 1];
                 const MemNode *child;
-                bool last;
-                int n = take_component(todo, &pos, comp, &last);
+                bool last, dir;
+                int n = take_component(todo, &pos, comp, &last, &dir);
 
                 if (n < 0)
                         return n;
@@ -358,7 +363,7 @@ static int mem_chase(const MemTree *t, const char *path, ChaseFlags flags, char 
                         }
                         return -ENOENT;
                 }
-                if (child->type == DT_LNK && !(last && (flags & CHASE_NOFOLLOW_LAST))) {
+                if (child->type == DT_LNK && !(last && !dir && (flags & CHASE_NOFOLLOW_LAST))) {
                         int k;
 
                         if (++hops > CHASE_SYMLINKS_MAX)
@@ -375,7 +380,7 @@ static int mem_chase(const MemTree *t, const char *path, ChaseFlags flags, char 
                         }
                         continue;
                 }
-                if (!last && child->type != DT_DIR)
+                if (dir && child->type != DT_DIR)
                         return -ENOTDIR;
                 if (path_push(&done, comp, n) < 0)
                         return -ENOMEM;
@@ -405,6 +410,7 @@ typedef struct CachedDir {
 struct RootDirCache {
         Hashmap dirs;     /* path as listed -> CachedDir */
         char *top;        /* the root directory's own path, as /proc/self/fd shows it (chase_in_kernel()) */
+        unsigned frozen;  /* root_freeze() depth: no directory is added, top is not set */
 };
 
 /* The cached directory entry at path ("DIR/NAME", DIR exactly as listed): its directory and d_type, or NULL. */
@@ -547,31 +553,100 @@ static int open_resolved(const Root *r, const char *dir) {
         return TAKE_FD(fd);
 }
 
+/* The root directory's own path as /proc/self/fd shows it, in top. */
+static int read_top(const Root *r, char top[static PATH_MAX]) {
+        char proc[64];
+        ssize_t n;
+
+        snprintf(proc, sizeof proc, "/proc/self/fd/%d", r->fd);
+        n = readlink(proc, top, PATH_MAX - 1);
+        if (n <= 0 || (size_t) n >= PATH_MAX - 1)
+                return -EOPNOTSUPP;
+        top[n] = 0;
+        return 0;
+}
+
+void root_freeze(const Root *r, bool frozen) {
+        char top[PATH_MAX];
+
+        if (!r || !r->cache)
+                return;
+        if (!frozen) {
+                if (r->cache->frozen > 0)
+                        r->cache->frozen--;
+                return;
+        }
+        /* what chase_in_kernel() would learn lazily, learnt now */
+        if (r->cache->frozen++ == 0 && !r->cache->top && read_top(r, top) >= 0)
+                r->cache->top = strdup(top); /* on OOM each chase reads it again */
+}
+
 /* The kernel's RESOLVE_IN_ROOT does what the walk in root_chase() does - symlinks resolved against the root,
  * ".." never above it, at most 40 hops - in one system call instead of one per component. The in-root path comes
  * from /proc/self/fd. Returns -EOPNOTSUPP where that is not available (old kernel, seccomp, no /proc): walk. */
 static int chase_in_kernel(const Root *r, const char *path, ChaseFlags flags, char **ret_path, int *ret_fd) {
 #ifdef SYS_openat2
-        static bool unavailable;
+        static bool unavailable; /* atomic: roots are read from several threads when frozen */
         struct open_how how = {
                 .flags = O_PATH | O_CLOEXEC | ((flags & CHASE_NOFOLLOW_LAST) ? O_NOFOLLOW : 0),
                 .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
         };
         _cleanup_(closep) int fd = -EBADF;
         char proc[64], top[PATH_MAX], got[PATH_MAX];
-        ssize_t nt, ng;
-        (void) nt;
+        ssize_t ng;
         const char *rest;
 
-        if (unavailable)
+        if (__atomic_load_n(&unavailable, __ATOMIC_RELAXED))
                 return -EOPNOTSUPP;
+        {
+                /* Most paths have no symlink in them. Resolved beneath the root with no symlink allowed, such a
+                 * path is its own in-root path: no /proc lookups. A symlink on the way (ELOOP) or a "." or ".."
+                 * in the path takes the way below; the other errors are what that way would find too, as every
+                 * component before the failing one is a real directory. */
+                char rel[PATH_MAX], *o = rel;
+                const char *p = path;
+                size_t n = strlen(path);
+                /* a trailing "/" or "/." asks for a directory: left to the way below */
+                bool plain = n == 0 || (path[n - 1] != '/' && path[n - 1] != '.') || streq(path, "/");
+
+                while (plain && (n = next_component(&p)) > 0) {
+                        if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.') ||
+                            (size_t) (o - rel) + n + 2 > sizeof rel)
+                                plain = false;
+                        else {
+                                *o++ = '/';
+                                memcpy(o, p, n);
+                                o += n;
+                                p += n;
+                        }
+                }
+                if (plain) {
+                        struct open_how beneath = {
+                                .flags = how.flags,
+                                .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+                        };
+                        *o = 0;
+                        fd = (int) syscall(SYS_openat2, r->fd, o == rel ? "." : rel + 1, &beneath, sizeof beneath);
+                        if (fd < 0 && (errno == ENOENT || errno == ENOTDIR || errno == EACCES ||
+                                       errno == ENAMETOOLONG))
+                                return -errno;
+                        if (fd >= 0) {
+                                if (ret_path && !(*ret_path = strdup(o == rel ? "/" : rel)))
+                                        return -ENOMEM;
+                                if (ret_fd)
+                                        *ret_fd = TAKE_FD(fd);
+                                return 0;
+                        }
+                        /* ELOOP (a symlink), EXDEV, EAGAIN, ...: the way that follows symlinks */
+                }
+        }
         fd = (int) syscall(SYS_openat2, r->fd, isempty(path) ? "." : path, &how, sizeof how);
         if (fd < 0) {
                 int e = errno;
                 if (e == ENOENT || e == ENOTDIR || e == ELOOP || e == ENAMETOOLONG || e == EACCES)
                         return -e;
                 if (e == ENOSYS || e == EPERM || e == EINVAL || e == E2BIG)
-                        unavailable = true;
+                        __atomic_store_n(&unavailable, true, __ATOMIC_RELAXED);
                 return -EOPNOTSUPP; /* EAGAIN (a concurrent rename) and the rest: let the walk decide */
         }
         if (ret_path) {
@@ -579,12 +654,9 @@ static int chase_in_kernel(const Root *r, const char *path, ChaseFlags flags, ch
                 if (r->cache && r->cache->top)
                         strcpy(top, r->cache->top);
                 else {
-                        snprintf(proc, sizeof proc, "/proc/self/fd/%d", r->fd);
-                        nt = readlink(proc, top, sizeof top - 1);
-                        if (nt <= 0 || (size_t) nt >= sizeof top - 1)
+                        if (read_top(r, top) < 0)
                                 return -EOPNOTSUPP;
-                        top[nt] = 0;
-                        if (r->cache && !(r->cache->top = strdup(top)))
+                        if (r->cache && !r->cache->frozen && !(r->cache->top = strdup(top)))
                                 return -ENOMEM;
                 }
                 snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
@@ -639,8 +711,8 @@ int root_chase(const Root *r, const char *path, ChaseFlags flags, char **ret_pat
                 char comp[NAME_MAX + 1];
                 struct stat st;
                 int nfd;
-                bool last;
-                int n = take_component(todo, &pos, comp, &last);
+                bool last, dir;
+                int n = take_component(todo, &pos, comp, &last, &dir);
 
                 if (n < 0)
                         return n;
@@ -678,7 +750,7 @@ int root_chase(const Root *r, const char *path, ChaseFlags flags, char **ret_pat
                         return e;
                 }
 
-                if (S_ISLNK(st.st_mode) && !(last && (flags & CHASE_NOFOLLOW_LAST))) {
+                if (S_ISLNK(st.st_mode) && !(last && !dir && (flags & CHASE_NOFOLLOW_LAST))) {
                         _cleanup_(freep) char *target = NULL;
                         ssize_t k;
 
@@ -710,7 +782,7 @@ int root_chase(const Root *r, const char *path, ChaseFlags flags, char **ret_pat
                         continue;
                 }
 
-                if (!last && !S_ISDIR(st.st_mode)) {
+                if (dir && !S_ISDIR(st.st_mode)) {
                         close(nfd);
                         return -ENOTDIR;
                 }
@@ -978,7 +1050,9 @@ int root_list_dir(const Root *r, const char *path, char ***ret_names) {
                 *ret_names = TAKE_PTR(names);
                 return 0;
         }
-        e = root_chase(r, path, 0, r->cache && hashmap_size(&r->cache->dirs) < ROOT_DIR_CACHE_MAX ? &resolved : NULL,
+        e = root_chase(r, path, 0,
+                       r->cache && !r->cache->frozen && hashmap_size(&r->cache->dirs) < ROOT_DIR_CACHE_MAX ? &resolved
+                                                                                                     : NULL,
                        &pfd);
         if (e < 0)
                 return e;
@@ -1066,11 +1140,13 @@ int root_null_or_empty(const Root *r, const char *path) {
                 size_t i;
                 const CachedDir *d = cached_entry_index(r, path, &name, &type, &i);
                 if (d && type == DT_REG && !streq(d->resolved, "/dev")) {
-                        if (d->empty[i] >= 0)
-                                return d->empty[i];
+                        /* atomic: a frozen root is read from several threads (the answer is the same on each) */
+                        signed char known = __atomic_load_n(&d->empty[i], __ATOMIC_RELAXED);
+                        if (known >= 0)
+                                return known;
                         if (fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) >= 0 && S_ISREG(st.st_mode)) {
-                                d->empty[i] = st.st_size == 0;
-                                return d->empty[i];
+                                __atomic_store_n(&d->empty[i], (signed char) (st.st_size == 0), __ATOMIC_RELAXED);
+                                return st.st_size == 0;
                         }
                 }
         }

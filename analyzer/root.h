@@ -60,6 +60,10 @@ Root *root_free(Root *r);
 static inline void root_freep(Root **r) {
         root_free(*r);
 }
+/* While frozen (calls nest), a root may be read from several threads at once: it adds no directory to its cache
+ * and learns nothing lazily except, atomically, whether a listed file is empty. Freezing and thawing are for
+ * one thread, with no reader running. */
+void root_freeze(const Root *r, bool frozen);
 
 /* Resolves path (absolute, or relative to the root) inside the root. *ret_path gets the canonical absolute path
  * inside the root; *ret_fd (optional) an O_PATH fd of it. Returns 0, 1 if the path does not exist but

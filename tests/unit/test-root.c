@@ -70,6 +70,17 @@ static void common_checks(const Root *r) {
                     "/etc/systemd/system/missing.d/x.conf");
         check_chase(r, "/etc/systemd/system/masked.service", CHASE_NONEXISTENT, 1, "/dev/null");
         check_chase(r, "/etc/hostname/x", 0, -ENOTDIR, NULL);
+        /* paths without a symlink: resolved without following any (on disk), the same answers */
+        check_chase(r, "/usr/lib/systemd/system/a.service", 0, 0, "/usr/lib/systemd/system/a.service");
+        check_chase(r, "usr//lib/./systemd/system///a.service", 0, 0, "/usr/lib/systemd/system/a.service");
+        check_chase(r, "/usr/lib/systemd/system", 0, 0, "/usr/lib/systemd/system");
+        check_chase(r, "/", 0, 0, "/");
+        check_chase(r, "/etc/hostname/", 0, -ENOTDIR, NULL);
+        check_chase(r, "/etc/hostname/.", 0, -ENOTDIR, NULL);
+        check_chase(r, "/usr/lib/systemd/system/", 0, 0, "/usr/lib/systemd/system");
+        check_chase(r, "/usr/lib/missing/a.service", 0, -ENOENT, NULL);
+        check_chase(r, "/usr/lib/systemd/system/a.service/x", 0, -ENOTDIR, NULL);
+        check_chase(r, "/usr/../../usr/lib/systemd/system/a.service", 0, 0, "/usr/lib/systemd/system/a.service");
 
         {
                 /* the content read through an escaping symlink is the root's file, not the host's */
