@@ -22,6 +22,18 @@ void diag_list_done(DiagList *l) {
         l->n = l->allocated = 0;
 }
 
+int diag_list_move(DiagList *dst, DiagList *src) {
+        if (dst && src->n > 0) {
+                if (GREEDY_REALLOC(dst->items, dst->allocated, dst->n + src->n) < 0)
+                        return -ENOMEM;
+                memcpy(dst->items + dst->n, src->items, sizeof(Diag) * src->n);
+                dst->n += src->n;
+                src->n = 0;
+        }
+        diag_list_done(src);
+        return 0;
+}
+
 int diag_add(DiagList *l, DiagLevel level, const char *file, unsigned line, const char *fmt, ...) {
         _cleanup_(freep) char *m = NULL, *f = NULL;
         va_list ap;

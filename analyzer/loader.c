@@ -948,7 +948,7 @@ static int load_dropins(const Loader *l, Unit *u, DiagList *diags) {
         return r;
 }
 
-static int load_unit(Loader *l, const char *name, bool identify_only, Unit **ret, DiagList *diags) {
+static int load_unit(const Loader *l, const char *name, bool identify_only, Unit **ret, DiagList *diags) {
         _cleanup_(unit_freep) Unit *u = NULL;
         _cleanup_(freep) char *instance = NULL, *template = NULL;
         const NameEntry *frag;
@@ -1128,10 +1128,15 @@ static int load_unit(Loader *l, const char *name, bool identify_only, Unit **ret
         return 0;
 }
 
-int loader_load(Loader *l, const char *name, Unit **ret, DiagList *diags) {
+int loader_load(const Loader *l, const char *name, Unit **ret, DiagList *diags) {
         return load_unit(l, name, false, ret, diags);
 }
 
-int loader_identify(Loader *l, const char *name, Unit **ret, DiagList *diags) {
+int loader_identify(const Loader *l, const char *name, Unit **ret, DiagList *diags) {
         return load_unit(l, name, true, ret, diags);
+}
+
+void loader_freeze(const Loader *l, bool frozen) {
+        for (size_t i = 0; i < l->n_dirs; i++)
+                root_freeze(l->dirs[i].root, frozen); /* a root of several directories: more than once, alike */
 }

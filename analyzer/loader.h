@@ -33,10 +33,13 @@ static inline void loader_freep(Loader **l) {
 
 /* Loads the unit called name. A unit that cannot be found or parsed is still returned, with load_state
  * not-found/error/masked, so callers can show what happened. Returns -EINVAL for invalid names. */
-int loader_load(Loader *l, const char *name, Unit **ret, DiagList *diags);
+int loader_load(const Loader *l, const char *name, Unit **ret, DiagList *diags);
 /* loader_load() up to knowing the unit: its id, names, fragment path and whether it is masked, not found or a
  * broken alias; its files are not read (no settings, drop-ins or links). For listing the units of a tree. */
-int loader_identify(Loader *l, const char *name, Unit **ret, DiagList *diags);
+int loader_identify(const Loader *l, const char *name, Unit **ret, DiagList *diags);
+/* While frozen (root_freeze() of every root it reads), loader_load() and loader_identify() may run on several
+ * threads at once: the loader itself is not changed after loader_new(). */
+void loader_freeze(const Loader *l, bool frozen);
 
 /* The search path actually used (display paths), highest priority first. */
 char **loader_search_path(const Loader *l);

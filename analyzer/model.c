@@ -2,6 +2,7 @@
 #include <fnmatch.h>
 
 #include "model.h"
+#include "prefetch.h"
 #include "specifier.h"
 #include "unit-file.h"
 #include "unit-values.h"
@@ -19,6 +20,7 @@ struct Model {
         const Rules *rules;
         const BaseModel *base;
         Loader *loader;
+        Prefetch *prefetch;    /* units being loaded ahead on a second thread (model_prefetch()), or NULL */
         Graph *graph;
         DiagList *diags;
         Hashmap by_name;       /* every name of every unit -> ModelUnit */
@@ -63,6 +65,7 @@ Model *model_free(Model *m) {
         free(m->node_known);
         free(m->rule_origin);
         free(m->deferred);
+        prefetch_free(m->prefetch); /* before the loader it reads */
         loader_free(m->loader);
         graph_free(m->graph);
         return mfree(m);
@@ -142,6 +145,8 @@ static int enqueue(Model *m, const char *name) {
         if (!m->queue[m->n_queue])
                 return -ENOMEM;
         m->n_queue++;
+        if (m->prefetch)
+                prefetch_hint(m->prefetch, name);
         return 0;
 }
 
@@ -852,14 +857,19 @@ static int load_one(Model *m, const char *name, ModelUnit **ret) {
         ModelUnit *mu, *existing;
         const char *dd;
         _cleanup_(freep) char *f = NULL;
-        int r;
+        int r, lr = 0;
 
         existing = hashmap_get(&m->by_name, name);
         if (existing) {
+                if (m->prefetch)
+                        prefetch_skip(m->prefetch, name);
                 *ret = existing;
                 return 0;
         }
-        r = loader_load(m->loader, name, &u, m->diags);
+        r = m->prefetch ? prefetch_take(m->prefetch, name, &u, m->diags, &lr) : 0;
+        if (r < 0)
+                return r;
+        r = r > 0 ? lr : loader_load(m->loader, name, &u, m->diags);
         if (r < 0)
                 return r;
         /* no file in the tree (slices, mounts and devices count as loaded without one): the base model's */
@@ -952,6 +962,8 @@ int model_add(Model *m, const char *name, ModelUnit **ret) {
 
         if (!unit_name_is_valid(name, UNIT_NAME_ANY))
                 return -EINVAL;
+        if (m->prefetch && !hashmap_get(&m->by_name, name))
+                prefetch_hint(m->prefetch, name);
         r = load_one(m, name, &mu);
         if (r < 0)
                 return r;
@@ -1263,11 +1275,19 @@ static int run_after_pulled(Model *m, const Deferred *d, NewEdge **add, size_t *
         return 0;
 }
 
+int model_prefetch(Model *m, size_t n_names) {
+        if (m->prefetch || !prefetch_wanted(n_names))
+                return 0;
+        return prefetch_start(m->loader, &m->prefetch);
+}
+
 int model_finish(Model *m) {
         int r;
 
         if (m->finished)
                 return 0;
+        /* every unit asked for is loaded: the worker is not needed any more */
+        m->prefetch = prefetch_free(m->prefetch);
         r = resolve_aliases(m);
         if (r < 0)
                 return r;

@@ -63,6 +63,9 @@ static inline void model_freep(Model **m) {
 /* Loads name (a unit name) and, transitively, everything it references. Returns 0, -EINVAL for an invalid name,
  * -ENOMEM. *ret (optional) is the unit (borrowed). */
 int model_add(Model *m, const char *name, ModelUnit **ret);
+/* Before model_add() of n_names names: has a second thread load units ahead until model_finish(), when
+ * prefetch_wanted() says so (prefetch.h). What the model builds is the same either way. */
+int model_prefetch(Model *m, size_t n_names);
 /* Adds the edges that need every unit loaded (mount-path expansion, targets' default ordering) and indexes the
  * graph. Call once after the last model_add(). */
 int model_finish(Model *m);

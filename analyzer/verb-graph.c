@@ -426,6 +426,9 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         }
         if (a.cycles && strv_extend(&names, a.transaction ?: "default.target") < 0)
                 goto finish;
+        r = model_prefetch(model, strv_length(names));
+        if (r < 0)
+                log_warning("loading on one thread: %s", strerror(-r)); /* slower, the same result */
         STRV_FOREACH(n, names) {
                 ModelUnit *mu = NULL;
                 r = model_add(model, *n, &mu);

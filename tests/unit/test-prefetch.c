@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Loading ahead on a second thread gives exactly what loader_load() gives, whoever of the two loads a unit:
+ * every unit of a small tree (aliases, a template instance, a mask, drop-ins, .wants links, a broken file, a
+ * missing unit) is described field by field and with its diagnostics, once loaded directly and then through
+ * the worker in several interleavings. */
+
+#include <sys/stat.h>
+#include <time.h>
+
+#include "prefetch.h"
+#include "tap.h"
+
+static char tmpl[] = "/tmp/test-prefetch.XXXXXX";
+
+static void put(const char *rel, const char *content) {
+        char p[512], cmd[600];
+        FILE *f;
+        snprintf(p, sizeof p, "%s/%s", tmpl, rel);
+        snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", p);
+        if (system(cmd) != 0)
+                return;
+        f = fopen(p, "w");
+        if (f) {
+                fputs(content, f);
+                fclose(f);
+        }
+}
+
+static void ln(const char *target, const char *rel) {
+        char p[512];
+        snprintf(p, sizeof p, "%s/%s", tmpl, rel);
+        if (symlink(target, p) < 0)
+                perror("symlink");
+}
+
+/* Everything loader_load() gave, as text. */
+static char *describe(int r, const Unit *u, const DiagList *d) {
+        char *s = NULL;
+        size_t n = 0;
+        FILE *f = open_memstream(&s, &n);
+
+        if (!f)
+                return NULL;
+        fprintf(f, "r=%d\n", r);
+        if (u) {
+                fprintf(f, "id=%s requested=%s state=%s error=%d fragment=%s link=%s\n", u->id, unit_requested(u),
+                        load_state_to_string(u->load_state), u->load_error, strna(u->fragment_path),
+                        strna(u->fragment_link));
+                STRV_FOREACH(x, u->names)
+                        fprintf(f, "name %s\n", *x);
+                for (size_t i = 0; i < u->n_sources; i++)
+                        fprintf(f, "source %s dropin=%d masked=%d\n", u->sources[i].path, u->sources[i].dropin,
+                                u->sources[i].masked);
+                for (size_t i = 0; i < u->n_settings; i++)
+                        fprintf(f, "[%s] %s=%s (%u:%u)\n", u->settings[i].section, u->settings[i].key,
+                                u->settings[i].value, u->settings[i].source, u->settings[i].line);
+                for (size_t i = 0; i < u->n_links; i++)
+                        fprintf(f, "link %d %s %s masked=%d\n", u->links[i].kind, u->links[i].name,
+                                u->links[i].path, u->links[i].masked);
+        }
+        for (size_t i = 0; i < d->n; i++)
+                fprintf(f, "diag %d %s:%u %s\n", d->items[i].level, strna(d->items[i].file), d->items[i].line,
+                        d->items[i].message);
+        fclose(f);
+        return s;
+}
+
+static const char *names[] = {
+        "a.service", "b.service", "alias.service", "inst@x.service", "masked.service", "broken.service",
+        "missing.service", "c.target", "b.service", "d.socket", "a.service", NULL,
+};
+
+static void wait_finished(Prefetch *p, size_t n) {
+        for (unsigned i = 0; i < 30000 && prefetch_finished(p) < n; i++)
+                (void) nanosleep(&(struct timespec) { .tv_nsec = 1000 * 1000 }, NULL);
+}
+
+int main(void) {
+        _cleanup_(root_freep) Root *root = NULL;
+        _cleanup_(loader_freep) Loader *l = NULL;
+        DiagList ld = {};
+        char *want[ELEMENTSOF(names)] = {};
+        size_t n = ELEMENTSOF(names) - 1;
+        char cmd[600];
+
+        if (!mkdtemp(tmpl)) {
+                tap_ok(false, "mkdtemp");
+                return tap_done();
+        }
+        put("usr/lib/systemd/system/a.service", "[Unit]\nAfter=b.service\nWants=c.target\n[Service]\nExecStart=/x\n");
+        put("usr/lib/systemd/system/b.service", "[Unit]\nDescription=b\n[Service]\nExecStart=/x\nBogus line\n");
+        put("usr/lib/systemd/system/inst@.service", "[Unit]\nBefore=a.service\n[Service]\nExecStart=/x %i\n");
+        put("usr/lib/systemd/system/broken.service", "[Unit\nAfter=a.service\n");
+        put("usr/lib/systemd/system/c.target", "[Unit]\nDescription=c\n");
+        put("usr/lib/systemd/system/d.socket", "[Socket]\nListenStream=/run/d\n");
+        put("etc/systemd/system/a.service.d/10-x.conf", "[Unit]\nRequires=b.service\n");
+        put("etc/systemd/system/masked.service", "");
+        ln("a.service", "usr/lib/systemd/system/alias.service");
+        put("etc/systemd/system/c.target.wants/.keep", "");
+        ln("/usr/lib/systemd/system/b.service", "etc/systemd/system/c.target.wants/b.service");
+        tap_ok(root_open(tmpl, &root) == 0 && loader_new(&(LoaderOptions) { .root = root, .systemd = 252 }, &l, &ld) == 0,
+               "a tree and its loader");
+        if (!l)
+                return tap_done();
+
+        for (size_t i = 0; i < n; i++) {
+                _cleanup_(unit_freep) Unit *u = NULL;
+                _cleanup_(diag_list_done) DiagList d = {};
+                int r = loader_load(l, names[i], &u, &d);
+                want[i] = describe(r, u, &d);
+        }
+        tap_ok(want[5] && strstr(want[5], "diag ") && want[1] && strstr(want[1], "diag "),
+               "the tree has units with diagnostics");
+
+        /* round 0: the worker has finished everything before the model asks; 1: the model asks at once, racing
+         * it; 2: every other name is skipped; 3: a name out of order is the model's own, the rest still taken */
+        for (unsigned round = 0; round < 4; round++) {
+                _cleanup_(prefetch_freep) Prefetch *p = NULL;
+                size_t same = 0, taken = 0;
+
+                if (prefetch_start(l, &p) < 0) {
+                        tap_ok(false, "round %u: prefetch_start", round);
+                        continue;
+                }
+                for (size_t i = 0; i < n; i++)
+                        prefetch_hint(p, names[i]);
+                if (round == 0 || round == 3)
+                        wait_finished(p, n);
+                for (size_t i = 0; i < n; i++) {
+                        _cleanup_(unit_freep) Unit *u = NULL;
+                        _cleanup_(diag_list_done) DiagList d = {};
+                        _cleanup_(freep) char *got = NULL;
+                        int r = 0, k;
+
+                        if (round == 2 && i % 2 == 1) {
+                                prefetch_skip(p, names[i]);
+                                same++;
+                                continue;
+                        }
+                        if (round == 3 && i == 2) {
+                                /* asked for before its turn: not given out, and the order goes on */
+                                TAP_INTEQ(prefetch_take(p, names[4], &u, &d, &r), 0, "round 3: out of order");
+                                prefetch_skip(p, names[i]);
+                                same++;
+                                continue;
+                        }
+                        k = prefetch_take(p, names[i], &u, &d, &r);
+                        if (k == 0)
+                                r = loader_load(l, names[i], &u, &d);
+                        taken += k > 0;
+                        got = describe(r, u, &d);
+                        if (streq_ptr(got, want[i]))
+                                same++;
+                        else
+                                tap_diag("round %u, %s:\n%s\nwanted:\n%s", round, names[i], strna(got), strna(want[i]));
+                }
+                tap_ok(same == n, "round %u: every unit as loader_load() gives it (%zu of %zu, %zu from the worker)",
+                       round, same, n, taken);
+                if (round == 0)
+                        tap_ok(taken == n, "round 0: all taken from the worker (%zu)", taken);
+        }
+        {
+                /* hints never asked for are freed with the prefetcher (valgrind checks) */
+                _cleanup_(prefetch_freep) Prefetch *p = NULL;
+                tap_ok(prefetch_start(l, &p) == 0, "a prefetcher left with work");
+                for (size_t i = 0; p && i < n; i++)
+                        prefetch_hint(p, names[i]);
+        }
+        for (size_t i = 0; i < n; i++)
+                free(want[i]);
+        diag_list_done(&ld);
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpl);
+        (void) system(cmd);
+        return tap_done();
+}
