@@ -281,6 +281,26 @@ static void edge_sort(GraphEdge *e, size_t n, unsigned depth) {
         }
 }
 
+/* edge_sort()'s recursion budget for n edges before it turns to heapsort: twice the bits of n */
+static unsigned sort_depth(size_t n) {
+        unsigned depth = 0;
+        for (; n > 0; n /= 2)
+                depth += 2;
+        return depth;
+}
+
+/* e[0..k) and tail[0..m) sorted, e with room for k + m: all of them sorted in e, from the back. */
+static void edge_merge_tail(GraphEdge *e, size_t k, const GraphEdge *tail, size_t m) {
+        size_t i = k, j = m, w = k + m;
+
+        while (j > 0) {
+                if (i > 0 && edge_cmp(&e[i - 1], &tail[j - 1]) > 0)
+                        e[--w] = e[--i];
+                else
+                        e[--w] = tail[--j];
+        }
+}
+
 size_t graph_remove_edges(Graph *g, bool (*drop)(const GraphEdge *e, void *userdata), void *userdata) {
         size_t n = 0, removed;
 
@@ -298,11 +318,22 @@ int graph_finish(Graph *g) {
         size_t n = 0;
 
         drop_indexes(g);
-        if (g->n_edges > 0) {
-                unsigned depth = 0;
-                for (size_t k = g->n_edges; k > 0; k /= 2)
-                        depth += 2;
-                edge_sort(g->edges, g->n_edges, depth);
+        {
+                /* edges added since the last finish come after the sorted ones: sort just those, and merge */
+                size_t k = 1, m;
+                while (k < g->n_edges && edge_cmp(&g->edges[k - 1], &g->edges[k]) <= 0)
+                        k++;
+                m = g->n_edges - MIN(k, g->n_edges);
+                if (m > 0 && k > m) {
+                        _cleanup_(freep) GraphEdge *tail = NULL;
+                        edge_sort(g->edges + k, m, sort_depth(m));
+                        tail = malloc(sizeof(GraphEdge) * m);
+                        if (!tail)
+                                return -ENOMEM;
+                        memcpy(tail, g->edges + k, sizeof(GraphEdge) * m);
+                        edge_merge_tail(g->edges, k, tail, m);
+                } else if (m > 0)
+                        edge_sort(g->edges, g->n_edges, sort_depth(g->n_edges));
         }
         for (size_t i = 0; i < g->n_edges; i++)
                 if (g->edges[i].from != g->edges[i].to && (n == 0 || edge_cmp(&g->edges[n - 1], &g->edges[i]) != 0))

@@ -75,7 +75,7 @@ static unsigned rnd(unsigned k) {
  * queries: every b asked many times (the cache), random pairs, pairs inside cycles. */
 static void random_graphs(void) {
         static const DepType types[] = { DEP_AFTER, DEP_AFTER, DEP_BEFORE, DEP_BEFORE, DEP_WANTS, DEP_REQUIRES };
-        unsigned bad = 0, queries = 0, positive = 0, unsorted = 0;
+        unsigned bad = 0, queries = 0, positive = 0, unsorted = 0, incremental = 0, incremental_bad = 0;
 
         for (unsigned round = 0; round < 40; round++) {
                 unsigned nn = 5 + rnd(round < 20 ? 30 : 400), per_node = 1 + rnd(3);
@@ -97,6 +97,45 @@ static void random_graphs(void) {
                         if (rnd(3) == 0)
                                 graph_add_edge(g, i, rnd(2) ? DEP_AFTER : DEP_BEFORE, hub, o);
                 graph_finish(g);
+                if (round % 2 == 1) {
+                        /* more edges after a finish (some already there, some before all others): the next finish
+                         * must give what one finish over all of them gives */
+                        Graph *all = NULL;
+                        uint32_t o2, x;
+                        unsigned extra = 1 + rnd(round < 20 ? 3 : nn);
+
+                        graph_new(&all);
+                        for (unsigned i = 0; i < nn; i++) {
+                                snprintf(name, sizeof name, "u%u.service", i);
+                                graph_node(all, name, &x);
+                        }
+                        graph_add_origin(all, &(Origin) { .kind = ORIGIN_FILE, .file = "/x", .line = 1 }, &o2);
+                        for (size_t i = 0; i < graph_edge_count(g); i++) {
+                                const GraphEdge *ed = graph_edge(g, i);
+                                graph_add_edge(all, ed->from, ed->type, ed->to, o2);
+                        }
+                        for (unsigned i = 0; i < extra; i++) {
+                                const GraphEdge *old = graph_edge(g, rnd((unsigned) graph_edge_count(g)));
+                                uint32_t from = i % 3 == 0 && old ? old->from : rnd(nn), to = i % 3 == 0 && old ? old->to : rnd(nn);
+                                DepType t = i % 3 == 0 && old ? (DepType) old->type : types[rnd(ELEMENTSOF(types))];
+                                graph_add_edge(g, from, t, to, o);
+                                graph_add_edge(all, from, t, to, o2);
+                        }
+                        graph_finish(g);
+                        graph_finish(all);
+                        incremental++;
+                        if (graph_edge_count(g) != graph_edge_count(all))
+                                incremental_bad++;
+                        else
+                                for (size_t i = 0; i < graph_edge_count(g); i++) {
+                                        const GraphEdge *x1 = graph_edge(g, i), *x2 = graph_edge(all, i);
+                                        if (x1->from != x2->from || x1->type != x2->type || x1->to != x2->to) {
+                                                incremental_bad++;
+                                                break;
+                                        }
+                                }
+                        graph_free(all);
+                }
                 for (size_t i = 1; i < graph_edge_count(g); i++) {
                         const GraphEdge *x = graph_edge(g, i - 1), *y = graph_edge(g, i);
                         if (!(x->from < y->from ||
@@ -127,6 +166,9 @@ static void random_graphs(void) {
                queries, positive);
         tap_ok(positive > queries / 10 && positive < queries - queries / 10, "both answers occur often");
         TAP_INTEQ(unsorted, 0, "random graphs: edges sorted by (from, type, to, origin), no duplicates");
+        tap_ok(incremental > 0 && incremental_bad == 0,
+               "random graphs: edges added after a finish, then finished again, as one finish of all (%u of %u)",
+               incremental - incremental_bad, incremental);
 }
 
 int main(void) {
