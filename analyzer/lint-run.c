@@ -197,6 +197,8 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
                       rules, &run->model, diags);
         if (r < 0)
                 return r;
+        /* a second thread loads ahead for large trees; if it cannot be started, one thread does it all */
+        (void) model_prefetch(run->model, strv_length(o->names));
         size_t n_linted = 0, allocated_linted = 0;
         run->units = calloc(strv_length(o->names) + 1, sizeof(ModelUnit *));
         if (!run->units)

@@ -34,6 +34,7 @@ struct Prefetch {
         size_t n_entries, allocated, worker_next, model_next;
         size_t n_finished; /* entries the worker has loaded or skipped */
         bool stop;
+        bool worker_waits, model_waits; /* on more, on done: the other side signals only then */
 };
 
 bool prefetch_wanted(size_t n_names) {
@@ -62,8 +63,11 @@ static void *worker(void *userdata) {
                 Unit *u = NULL;
                 int r;
 
-                while (!p->stop && p->worker_next == p->n_entries)
+                while (!p->stop && p->worker_next == p->n_entries) {
+                        p->worker_waits = true;
                         pthread_cond_wait(&p->more, &p->lock);
+                        p->worker_waits = false;
+                }
                 if (p->stop)
                         break;
                 e = p->entries[p->worker_next];
@@ -83,7 +87,8 @@ static void *worker(void *userdata) {
                 e->r = r;
                 e->state = ENTRY_DONE;
                 p->n_finished++;
-                pthread_cond_broadcast(&p->done);
+                if (p->model_waits)
+                        pthread_cond_broadcast(&p->done);
         }
         pthread_mutex_unlock(&p->lock);
         return NULL;
@@ -120,10 +125,20 @@ void prefetch_hint(Prefetch *p, const char *name) {
         pthread_mutex_lock(&p->lock);
         if (GREEDY_REALLOC(p->entries, p->allocated, p->n_entries + 1) >= 0) {
                 p->entries[p->n_entries++] = TAKE_PTR(e);
-                pthread_cond_signal(&p->more);
+                if (p->worker_waits)
+                        pthread_cond_signal(&p->more);
         }
         pthread_mutex_unlock(&p->lock);
         entry_free(e);
+}
+
+/* Waits until the worker is through with e. Called with the lock held. */
+static void wait_loaded(Prefetch *p, Entry *e) {
+        while (e->state == ENTRY_LOADING) {
+                p->model_waits = true;
+                pthread_cond_wait(&p->done, &p->lock);
+                p->model_waits = false;
+        }
 }
 
 /* The model's next entry, if it is name (the model asks in the order it hinted; a name asked for out of that
@@ -155,8 +170,7 @@ int prefetch_take(Prefetch *p, const char *name, Unit **ret, DiagList *diags, in
                 pthread_mutex_unlock(&p->lock);
                 return 0;
         }
-        while (e->state == ENTRY_LOADING)
-                pthread_cond_wait(&p->done, &p->lock);
+        wait_loaded(p, e);
         if (e->state != ENTRY_DONE) {
                 model_pass(p, e); /* the worker has not come to it: ours */
                 pthread_mutex_unlock(&p->lock);
@@ -191,8 +205,7 @@ void prefetch_skip(Prefetch *p, const char *name) {
         pthread_mutex_lock(&p->lock);
         e = model_entry(p, name);
         if (e) {
-                while (e->state == ENTRY_LOADING)
-                        pthread_cond_wait(&p->done, &p->lock);
+                wait_loaded(p, e);
                 model_pass(p, e);
         }
         pthread_mutex_unlock(&p->lock);
