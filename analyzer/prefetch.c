@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <pthread.h>
 
-#include "hashmap.h"
 #include "prefetch.h"
 
 #define PREFETCH_MIN_NAMES 1000
