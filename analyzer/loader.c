@@ -723,10 +723,18 @@ static void conf_files_free(ConfFile *f, size_t n) {
 
 static int add_source(Unit *u, const char *display, bool dropin, bool masked, size_t *ret_index) {
         Source *n = realloc(u->sources, sizeof(Source) * (u->n_sources + 1));
+        /* the fragment's path is the unit's fragment_path: one string for both (a large tree has 100k) */
+        bool shared = !dropin && u->fragment_path && streq(display, u->fragment_path);
+
         if (!n)
                 return -ENOMEM;
         u->sources = n;
-        u->sources[u->n_sources] = (Source) { .path = strdup(display), .dropin = dropin, .masked = masked };
+        u->sources[u->n_sources] = (Source) {
+                .path = shared ? u->fragment_path : strdup(display),
+                .dropin = dropin,
+                .masked = masked,
+                .shared = shared,
+        };
         if (!u->sources[u->n_sources].path)
                 return -ENOMEM;
         *ret_index = u->n_sources++;

@@ -777,8 +777,17 @@ static int base_unit_new(Model *m, const BaseUnit *bu, Unit *loaded, Unit **ret)
         }
         /* the root's drop-ins still apply */
         for (size_t i = 0; i < loaded->n_sources; i++) {
-                u->sources[u->n_sources++] = loaded->sources[i];
+                Source *s = &u->sources[u->n_sources++];
+                *s = loaded->sources[i];
+                if (s->shared) {
+                        /* loaded's fragment_path goes with loaded */
+                        s->path = strdup(s->path);
+                        s->shared = false;
+                        if (!s->path)
+                                return -ENOMEM;
+                }
                 loaded->sources[i].path = loaded->sources[i].pool = NULL;
+                loaded->sources[i].shared = false;
         }
         for (size_t i = 0; i < loaded->n_settings; i++) {
                 if (GREEDY_REALLOC(u->settings, u->allocated_settings, u->n_settings + 1) < 0)

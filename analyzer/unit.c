@@ -50,7 +50,8 @@ Unit *unit_free(Unit *u) {
         free(u->fragment_link);
         strv_free(u->names);
         for (size_t i = 0; i < u->n_sources; i++) {
-                free(u->sources[i].path);
+                if (!u->sources[i].shared)
+                        free(u->sources[i].path);
                 free(u->sources[i].pool); /* the settings' strings */
         }
         free(u->sources);

@@ -50,11 +50,12 @@ typedef struct DirLink {
 } DirLink;
 
 typedef struct Source {
-        char *path;    /* display path (root prefix included) */
+        char *path;    /* display path (root prefix included); the unit's fragment_path itself when shared */
         char *pool;    /* the strings of the file's settings (UnitFile.pool), owned */
         bool dropin;
         bool masked;   /* a drop-in that is a symlink to /dev/null or empty: read, contributes nothing */
         bool included; /* read through ".include" (systemd <= 245) */
+        bool shared;   /* path is the unit's fragment_path (the fragment's source): not freed on its own */
 } Source;
 
 typedef struct Unit {
