@@ -60,6 +60,7 @@ prev_gc='' prev_lc='' prev_n=''
 for size in ${BENCH_GRAPH_SIZES:-1000 10000 $units}; do
         rm -rf "$tmp/gen"
         bash "$top_srcdir/tests/bench/gen-tree.sh" "$size" "$tmp/gen"
+        sync # the generator's writes are not written back while bootrace runs
         n=$(find "$tmp/gen" -name '*.service' -o -name '*.socket' -o -name '*.timer' -o -name '*.target' -o -name '*.mount' | wc -l)
         read -r gt gc gm < <(measure_cpu "$tmp/gen.out" "$BOOTRACE" graph --systemd=257 --root="$tmp/gen")
         read -r lt lc lm < <(measure_cpu "$tmp/lint.out" "$BOOTRACE" lint --quiet --systemd=257 --root="$tmp/gen")
