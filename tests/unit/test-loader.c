@@ -7,29 +7,16 @@
 
 #include "loader.h"
 #include "tap.h"
+#include "tree.h"
 
 static char tmpl[] = "/tmp/test-loader.XXXXXX";
 
 static void put(const char *rel, const char *content) {
-        char p[512], cmd[600];
-        FILE *f;
-        snprintf(p, sizeof p, "%s/%s", tmpl, rel);
-        snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", p);
-        if (system(cmd) != 0)
-                return;
-        f = fopen(p, "w");
-        if (f) {
-                fputs(content, f);
-                fclose(f);
-        }
+        tree_put(tmpl, rel, content);
 }
 
 static void ln(const char *target, const char *rel) {
-        char p[512], cmd[600];
-        snprintf(p, sizeof p, "%s/%s", tmpl, rel);
-        snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", p);
-        if (system(cmd) != 0 || symlink(target, p) < 0)
-                perror("symlink");
+        tree_ln(tmpl, target, rel);
 }
 
 static Unit *load(const Root *r, unsigned v, const char *name) {
