@@ -33,6 +33,8 @@ struct Model {
         uint8_t *node_known;   /* per node: its name was loaded or queued already (no lookup by name needed) */
         size_t n_node_known;
         uint32_t *rule_origin; /* per dependency rule: its graph origin + 1 (0: none yet) */
+        uint32_t *type_rules[_UNIT_TYPE_MAX]; /* per unit type: the dependency rules for it in this version */
+        size_t n_type_rules[_UNIT_TYPE_MAX];
         Deferred *deferred;    /* actions that need every unit loaded */
         size_t n_deferred, allocated_deferred;
         bool finished;
@@ -64,6 +66,8 @@ Model *model_free(Model *m) {
         free(m->queue);
         free(m->node_known);
         free(m->rule_origin);
+        for (UnitType t = 0; t < _UNIT_TYPE_MAX; t++)
+                free(m->type_rules[t]);
         free(m->deferred);
         prefetch_free(m->prefetch); /* before the loader it reads */
         loader_free(m->loader);
@@ -87,6 +91,15 @@ int model_new(const ModelOptions *opts, const Rules *rules, Model **ret, DiagLis
         m->rule_origin = calloc(rules_dep_count(rules) + 1, sizeof(uint32_t));
         if (!m->rule_origin)
                 return -ENOMEM;
+        /* which rules a unit of each type may get, worked out once instead of for every unit */
+        for (UnitType t = 0; t < _UNIT_TYPE_MAX; t++) {
+                m->type_rules[t] = calloc(rules_dep_count(rules) + 1, sizeof(uint32_t));
+                if (!m->type_rules[t])
+                        return -ENOMEM;
+                for (size_t i = 0; i < rules_dep_count(rules); i++)
+                        if (dep_rule_applies(rules_dep_get(rules, i), t, opts->systemd))
+                                m->type_rules[t][m->n_type_rules[t]++] = (uint32_t) i;
+        }
         r = graph_new(&m->graph);
         if (r < 0)
                 return r;
@@ -706,12 +719,13 @@ static int run_action(Model *m, ModelUnit *mu, size_t ri, const DepAction *a, De
 static int apply_rules(Model *m, ModelUnit *mu, Deferred **deferred, size_t *n_def, size_t *alloc_def) {
         int r;
 
-        for (size_t i = 0; i < rules_dep_count(m->rules); i++) {
+        if (mu->unit->type < 0 || mu->unit->type >= _UNIT_TYPE_MAX)
+                return 0;
+        for (size_t k = 0; k < m->n_type_rules[mu->unit->type]; k++) {
+                size_t i = m->type_rules[mu->unit->type][k];
                 const DepRule *d = rules_dep_get(m->rules, i);
                 bool ok = true;
 
-                if (!dep_rule_applies(d, mu->unit->type, m->opts.systemd))
-                        continue;
                 for (size_t c = 0; ok && c < d->n_conds; c++) {
                         if (!dep_cond_applies(&d->conds[c], m->opts.systemd))
                                 continue;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <pthread.h>
+#include <sched.h>
 
 #include "prefetch.h"
 
@@ -36,12 +37,21 @@ struct Prefetch {
         bool worker_waits, model_waits; /* on more, on done: the other side signals only then */
 };
 
+/* The CPUs this process may run on (taskset, a container's cpuset), not just those online. */
+static int usable_cpus(void) {
+        cpu_set_t set;
+
+        if (sched_getaffinity(0, sizeof set, &set) == 0)
+                return CPU_COUNT(&set);
+        return (int) sysconf(_SC_NPROCESSORS_ONLN);
+}
+
 bool prefetch_wanted(size_t n_names) {
         const char *e = getenv("BOOTRACE_PREFETCH");
 
         if (e && (streq(e, "0") || streq(e, "1")))
                 return streq(e, "1");
-        return n_names >= PREFETCH_MIN_NAMES && sysconf(_SC_NPROCESSORS_ONLN) > 1;
+        return n_names >= PREFETCH_MIN_NAMES && usable_cpus() > 1;
 }
 
 static void entry_free(Entry *e) {

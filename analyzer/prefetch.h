@@ -11,7 +11,7 @@
 
 typedef struct Prefetch Prefetch;
 
-/* Whether to use a worker for a model given this many names: more than one CPU and enough names;
+/* Whether to use a worker for a model given this many names: more than one CPU to run on and enough names;
  * BOOTRACE_PREFETCH=0 or 1 in the environment decides instead (for tests and for comparing). */
 bool prefetch_wanted(size_t n_names);
 
