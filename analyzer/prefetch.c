@@ -63,14 +63,28 @@ static void entry_free(Entry *e) {
         free(e);
 }
 
+/* Loads e (ENTRY_QUEUED) into it. Called with the lock held, which is let go while loading. */
+static void load_entry(Prefetch *p, Entry *e) {
+        Unit *u = NULL;
+        int r;
+
+        e->state = ENTRY_LOADING;
+        pthread_mutex_unlock(&p->lock);
+        r = loader_load(p->loader, e->name, &u, &e->diags);
+        pthread_mutex_lock(&p->lock);
+        e->unit = u;
+        e->r = r;
+        __atomic_store_n(&e->state, ENTRY_DONE, __ATOMIC_RELEASE); /* wait_loaded() looks unlocked */
+        if (p->model_waits)
+                pthread_cond_broadcast(&p->done);
+}
+
 static void *worker(void *userdata) {
         Prefetch *p = userdata;
 
         pthread_mutex_lock(&p->lock);
         for (;;) {
                 Entry *e;
-                Unit *u = NULL;
-                int r;
 
                 while (!p->stop && p->worker_next == p->n_entries) {
                         p->worker_waits = true;
@@ -87,17 +101,11 @@ static void *worker(void *userdata) {
                         p->n_finished++;
                         continue;
                 }
-                e->state = ENTRY_LOADING;
                 p->worker_next++;
-                pthread_mutex_unlock(&p->lock);
-                r = loader_load(p->loader, e->name, &u, &e->diags);
-                pthread_mutex_lock(&p->lock);
-                e->unit = u;
-                e->r = r;
-                e->state = ENTRY_DONE;
+                /* not queued any more: the model, waiting for another unit, took this one on meanwhile */
+                if (e->state == ENTRY_QUEUED)
+                        load_entry(p, e);
                 p->n_finished++;
-                if (p->model_waits)
-                        pthread_cond_broadcast(&p->done);
         }
         pthread_mutex_unlock(&p->lock);
         return NULL;
@@ -141,9 +149,35 @@ void prefetch_hint(Prefetch *p, const char *name) {
         entry_free(e);
 }
 
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+        __asm__ __volatile__("yield");
+#endif
+}
+
 /* Waits until the worker is through with e. Called with the lock held. */
 static void wait_loaded(Prefetch *p, Entry *e) {
         while (e->state == ENTRY_LOADING) {
+                /* rather than idle, the model loads the next unit the worker would have (it is then the
+                 * model's entry in the same order; the worker skips it) */
+                Entry *next = NULL;
+                for (size_t k = p->worker_next; k < p->n_entries && k < p->worker_next + 16 && !next; k++)
+                        if (p->entries[k]->state == ENTRY_QUEUED)
+                                next = p->entries[k];
+                if (next) {
+                        load_entry(p, next);
+                        continue;
+                }
+                /* nothing to take on: a unit takes some microseconds to load, watching for it briefly is
+                 * cheaper than sleeping and being woken (the worker frees nothing the model has not passed) */
+                pthread_mutex_unlock(&p->lock);
+                for (unsigned i = 0; i < 2000 && __atomic_load_n(&e->state, __ATOMIC_ACQUIRE) == ENTRY_LOADING; i++)
+                        cpu_relax();
+                pthread_mutex_lock(&p->lock);
+                if (e->state != ENTRY_LOADING)
+                        break;
                 p->model_waits = true;
                 pthread_cond_wait(&p->done, &p->lock);
                 p->model_waits = false;
