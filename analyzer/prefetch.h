@@ -4,7 +4,8 @@
 /* Loading units ahead of the model, on a second thread. The model names each unit it is going to ask for as it
  * queues it (its walk is breadth-first: it asks in the order it queued); the worker loads them in that order, so
  * that most units are loaded by the time the model asks. A unit the worker has not started on is loaded by the
- * model itself, and the worker leaves it alone; the two share the work. Either way the Unit and its diagnostics
+ * model itself, and the worker leaves it alone; while the model waits for a unit the worker is loading, it loads
+ * the worker's next one. The two share the work without tuning. Either way the Unit and its diagnostics
  * are those loader_load() gives: what the model builds does not depend on the worker. */
 
 #include "loader.h"
