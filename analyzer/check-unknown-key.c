@@ -78,7 +78,7 @@ int check_unknown_key(const LintContext *c, ModelUnit *u, FindingList *out) {
                         }
                 }
                 if (n > 1)
-                        qsort(all, n, sizeof(size_t), cmp_size);
+                        qsort_safe(all, n, sizeof(size_t), cmp_size);
                 for (size_t i = 0; i < n; i++) {
                         const Diag *d = &c->diags->items[all[i]];
                         if (!lint_finding(c, out, "unknown-key", u, d->file, d->line, "%s", d->message))

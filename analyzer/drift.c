@@ -289,7 +289,7 @@ int drift_compare(const LiveSystem *s, const Model *m, char * const *units, Drif
                 }
         }
         if (n > 0)
-                qsort(items, n, sizeof(DriftItem), item_compare);
+                qsort_safe(items, n, sizeof(DriftItem), item_compare);
         *ret = (Drift) {
                 .items = TAKE_PTR(items),
                 .n_items = n,

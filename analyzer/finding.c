@@ -103,7 +103,7 @@ static int finding_cmp(const void *a, const void *b) {
 
 void finding_list_sort(FindingList *l) {
         if (l->n > 1)
-                qsort(l->items, l->n, sizeof(Finding), finding_cmp);
+                qsort_safe(l->items, l->n, sizeof(Finding), finding_cmp);
 }
 
 size_t finding_list_count_at_least(const FindingList *l, Severity s) {

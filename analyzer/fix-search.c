@@ -462,7 +462,7 @@ static int candidate_add(FixResult *res, const FixStep *const *steps, size_t n, 
                 if (!dup)
                         sorted[k++] = *steps[i];
         }
-        qsort(sorted, k, sizeof(FixStep), step_cmp);
+        qsort_safe(sorted, k, sizeof(FixStep), step_cmp);
         for (size_t i = 0; i < res->n_candidates; i++) {
                 bool same = res->candidates[i].n_steps == k;
                 for (size_t j = 0; same && j < k; j++)
@@ -893,7 +893,7 @@ static int judge(Search *s, FixCandidate *c, const Removable ***words, size_t *n
         if (r < 0)
                 return r;
         if (c->n_delayed_items > 0)
-                qsort(c->delayed, c->n_delayed_items, sizeof(FixDelay), delay_cmp);
+                qsort_safe(c->delayed, c->n_delayed_items, sizeof(FixDelay), delay_cmp);
         if (fail) {
                 if (!c->closes && !c->new_cycle && candidate_is_root_mounts_for(s, c)) {
                         char *m = strjoin(fail,
@@ -1328,7 +1328,7 @@ int fix_search(const FixRequest *req, const Rules *rules, const char *unit, cons
                 }
         }
 
-        qsort(res->candidates, res->n_candidates, sizeof(FixCandidate), candidate_cmp);
+        qsort_safe(res->candidates, res->n_candidates, sizeof(FixCandidate), candidate_cmp);
         res->chosen = res->n_candidates > 0 && res->candidates[0].evaluated && res->candidates[0].closes &&
                       !res->candidates[0].new_cycle;
         if (res->chosen) {

@@ -383,7 +383,7 @@ const char *journal_find_errno_text(const char *text) {
                         if (errno_texts[n_errno_texts])
                                 n_errno_texts++;
                 }
-                qsort(errno_texts, n_errno_texts, sizeof(char *), len_cmp);
+                qsort_safe(errno_texts, n_errno_texts, sizeof(char *), len_cmp);
         }
         for (size_t i = 0; i < n_errno_texts; i++)
                 if (strstr(text, errno_texts[i]))

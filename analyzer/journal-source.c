@@ -480,7 +480,7 @@ int journal_source_list_boots(JournalSource *s) {
                         return r;
         }
         if (s->n_boots > 1)
-                qsort(s->boots, s->n_boots, sizeof(JournalBoot), boot_cmp);
+                qsort_safe(s->boots, s->n_boots, sizeof(JournalBoot), boot_cmp);
         return 0;
 }
 

@@ -158,7 +158,7 @@ int lint_index_diags(LintContext *c, size_t **ret_index) {
                 if (c->diags->items[i].file)
                         index[n++] = i;
         index_diags = c->diags;
-        qsort(index, n, sizeof(size_t), cmp_diag_file);
+        qsort_safe(index, n, sizeof(size_t), cmp_diag_file);
         index_diags = NULL;
         c->diags_by_file = index;
         c->n_diags_by_file = n;

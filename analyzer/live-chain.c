@@ -140,7 +140,7 @@ static int list_one(ChainBuild *b, const char *name, unsigned level, uint64_t br
                 const char *d = u->deps[LIVE_DEP_AFTER][i];
                 deps[i] = (Dep) { .name = d, .t = hashmap_get(&b->times, d), .index = i };
         }
-        qsort(deps, n, sizeof(Dep), dep_cmp);
+        qsort_safe(deps, n, sizeof(Dep), dep_cmp);
 
         for (size_t i = 0; i < n; i++)
                 if (in_range(deps[i].t, b) && deps[i].t->activated >= longest)

@@ -693,7 +693,7 @@ static int list_conf_files(const FoundDirs *dirs, const char *file_suffix, ConfF
                 }
         }
         if (n > 1)
-                qsort(files, n, sizeof(ConfFile), conf_file_cmp);
+                qsort_safe(files, n, sizeof(ConfFile), conf_file_cmp);
 finish:
         hashmap_done(&seen);
         if (r < 0) {

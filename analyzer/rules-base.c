@@ -147,13 +147,13 @@ int rules_parse_base(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags)
                         error = error ?: q;
         }
         if (b->n_units > 0)
-                qsort(b->units, b->n_units, sizeof(BaseUnit), unit_cmp);
+                qsort_safe(b->units, b->n_units, sizeof(BaseUnit), unit_cmp);
         for (size_t i = 1; i < b->n_units; i++)
                 if (streq(b->units[i].name, b->units[i - 1].name))
                         error = rules_bad(diags, f->path, b->units[i].line, "unit %s is defined twice",
                                           b->units[i].name);
         if (b->n_links > 0)
-                qsort(b->links, b->n_links, sizeof(BaseLink), link_cmp);
+                qsort_safe(b->links, b->n_links, sizeof(BaseLink), link_cmp);
         if (error < 0)
                 return error;
         nb = realloc(r->bases, sizeof(BaseModel *) * (r->n_bases + 1));

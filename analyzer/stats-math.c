@@ -188,7 +188,7 @@ int stats_holm(double *p, size_t n) {
                 return -ENOMEM;
         for (size_t i = 0; i < n; i++)
                 v[i] = (IndexedP) { .p = p[i], .i = i };
-        qsort(v, n, sizeof(IndexedP), indexed_cmp);
+        qsort_safe(v, n, sizeof(IndexedP), indexed_cmp);
         for (size_t k = 0; k < n; k++) {
                 double adj = MIN(1.0, (double) (n - k) * v[k].p);
                 running = MAX(running, adj);

@@ -531,7 +531,7 @@ int stats_sample_count(StatsSample *s, unsigned boots_started, const StatsOption
                 }
         s->n_units = n;
         if (!o->units)
-                qsort(s->units, n, sizeof(UnitStats), unit_name_cmp);
+                qsort_safe(s->units, n, sizeof(UnitStats), unit_name_cmp);
         for (size_t i = 0; i < n; i++) {
                 s->units[i].p_vs_rest = s->units[i].p_vs_rest_holm = NAN;
                 if ((r = count_unit(s, &s->units[i], o, -1)) < 0)

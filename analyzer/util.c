@@ -164,7 +164,7 @@ static int str_cmp(const void *a, const void *b) {
 
 void strv_sort(char **l) {
         if (strv_length(l) > 1)
-                qsort(l, strv_length(l), sizeof(char *), str_cmp);
+                qsort_safe(l, strv_length(l), sizeof(char *), str_cmp);
 }
 
 int string_table_lookup(const char * const *table, size_t n, const char *key) {

@@ -53,6 +53,12 @@ static inline void closep(int *fd) {
                 close(*fd);
 }
 
+/* qsort() of nothing or one element does nothing, also with a NULL array (qsort()'s own contract forbids that) */
+static inline void qsort_safe(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
+        if (n > 1)
+                qsort(base, n, size, cmp);
+}
+
 static inline bool streq(const char *a, const char *b) {
         /* most strings compared differ in their first byte: no call for those */
         return a[0] == b[0] && strcmp(a, b) == 0;

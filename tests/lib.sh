@@ -106,6 +106,21 @@ test_expect_fail() {
 
 test_cmp() { diff -u "$1" "$2"; }
 
+# jq 1.6 takes no input at all as true under -e: here an empty input file is false (exit 4, as jq 1.7 does), so
+# a command that printed nothing fails the check instead of passing it
+jq() {
+        local a e=false n=false last=
+        for a in "$@"; do
+                case $a in -e | --exit-status) e=true ;; -n | --null-input) n=true ;; esac
+                last=$a
+        done
+        if $e && ! $n && [ -f "$last" ] && [ ! -s "$last" ]; then
+                echo "jq: $last is empty" >&2
+                return 4
+        fi
+        command jq "$@"
+}
+
 test_skip() {
         _test_n=$((_test_n + 1))
         echo "ok $_test_n - $1 # SKIP $2"
