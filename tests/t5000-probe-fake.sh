@@ -4,9 +4,6 @@
 # statuses (0 done, 1 failed, 2 unknown), what --like and -p send to StartTransientUnit, the cleanup after a
 # timeout or an interruption, a name in use; show --live, graph --live and chain on the fake's small system.
 . "$(dirname "$0")/lib.sh"
-# bootrace, wrapped in $WRAPPER exactly once (a lib.sh that wraps $BOOTRACE itself sets BOOTRACE_BIN); for sh -c
-if [ -n "${BOOTRACE_BIN:-}" ]; then BR=$BOOTRACE; else BR="${WRAPPER:+$WRAPPER }$BOOTRACE"; fi
-export BR
 
 command -v dbus-daemon > /dev/null || skip_all "dbus-daemon not installed"
 command -v python3 > /dev/null || skip_all "python3 not installed (the JSON checks use it)"
@@ -61,7 +58,7 @@ start_bus || skip_all "cannot start a private dbus-daemon"
 # --- probe: verdicts and exit statuses
 start_fake S1
 test_expect "probe: done -> exit 0" sh -c '
-        $BR probe --unit=probe-test.service --journal-lines=0 > "$1/out" || exit 1
+        $BOOTRACE probe --unit=probe-test.service --journal-lines=0 > "$1/out" || exit 1
         grep -q "^verdict: done" "$1/out" && grep -q "^service result: success" "$1/out"' sh "$TMP"
 test_expect "probe: the transient unit is a oneshot, pinned, running /bin/true" sh -c '
         grep -q "PROP Type=oneshot" "$1" && grep -q "PROP AddRef=yes" "$1" &&
@@ -70,27 +67,27 @@ test_expect "probe: the transient unit is a oneshot, pinned, running /bin/true" 
 
 start_fake S15:exit-code:1:226
 test_expect "probe: failed -> exit 1, with the cause" sh -c '
-        rc=0; $BR probe --journal-lines=0 > "$1/out" || rc=$?
+        rc=0; $BOOTRACE probe --journal-lines=0 > "$1/out" || rc=$?
         [ $rc = 1 ] && grep -q "^verdict: failed" "$1/out" && grep -q "226/NAMESPACE" "$1/out"' sh "$TMP"
 test_expect "probe: a failed unit is reset after reading" grep -q "CALL ResetFailedUnit bootrace-probe-" "$TMP/calls.log"
 
 start_fake S6
 test_expect "probe: no JobRemoved -> exit 2 at the deadline, unknown, stopped and reset" sh -c '
-        rc=0; $BR probe --timeout=0.5 --journal-lines=0 > "$1/out" || rc=$?
+        rc=0; $BOOTRACE probe --timeout=0.5 --journal-lines=0 > "$1/out" || rc=$?
         [ $rc = 2 ] && grep -q "^verdict: unknown" "$1/out" && grep -q "^outcome: timeout" "$1/out" &&
         grep -q "^cleanup: done" "$1/out" && grep -q "CALL StopUnit bootrace-probe-.* replace" "$1/calls.log" &&
         grep -q "CALL ResetFailedUnit" "$1/calls.log"' sh "$TMP"
 
 start_fake S6
 test_expect "probe: SIGINT ends the wait -> exit 2, interrupted, the unit stopped" sh -c '
-        $BR probe --timeout=30 --journal-lines=0 > "$1/out" & pid=$!
+        $BOOTRACE probe --timeout=30 --journal-lines=0 > "$1/out" & pid=$!
         for _ in $(seq 600); do grep -q StartTransientUnit "$1/calls.log" && break; sleep 0.05; done
         kill -INT $pid; rc=0; wait $pid || rc=$?
         [ $rc = 2 ] && grep -q "^outcome: interrupted" "$1/out" && grep -q "CALL StopUnit" "$1/calls.log"' sh "$TMP"
 
 start_fake S10:active
 test_expect "probe: a unit of that name is active -> exit 2, left alone" sh -c '
-        rc=0; $BR probe --unit=probe-test.service --journal-lines=0 > "$1/out" || rc=$?
+        rc=0; $BOOTRACE probe --unit=probe-test.service --journal-lines=0 > "$1/out" || rc=$?
         [ $rc = 2 ] && grep -q "^outcome: already-running" "$1/out" &&
         ! grep -q -e StopUnit -e ResetFailedUnit "$1/calls.log"' sh "$TMP"
 
@@ -110,7 +107,7 @@ EOF
 printf '[Service]\nProtectHome=read-only\n' > "$TMP/units/like.service.d/10-home.conf"
 start_fake S1
 test_expect "probe --like=FILE: the unit's sandbox settings are sent" sh -c '
-        $BR probe --like="$1/units/like.service" -p ProtectSystem=full --journal-lines=0 \
+        $BOOTRACE probe --like="$1/units/like.service" -p ProtectSystem=full --journal-lines=0 \
                 -- /bin/sh -c "exit 0" > "$1/out" || exit 1
         log=$1/calls.log
         grep -qx "PROP DefaultDependencies=no" "$log" && grep -qx "PROP PrivateTmp=yes" "$log" &&
@@ -124,7 +121,7 @@ test_expect "probe --like: origins and what is not applied are reported" sh -c '
 
 start_fake S1
 test_expect "probe --format=json: the verdict and the properties" sh -c '
-        $BR probe --format=json -p PrivateTmp=yes --journal-lines=0 > "$1" || exit 1
+        $BOOTRACE probe --format=json -p PrivateTmp=yes --journal-lines=0 > "$1" || exit 1
         python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -141,19 +138,19 @@ test_expect "probe: an unknown command is an error" expect_exit 2 bootrace probe
 
 stop_fake
 test_expect "probe: nobody owns org.freedesktop.systemd1 -> exit 2, not reachable" sh -c '
-        rc=0; $BR probe --journal-lines=0 > "$1/out" 2> "$1/err" || rc=$?
+        rc=0; $BOOTRACE probe --journal-lines=0 > "$1/out" 2> "$1/err" || rc=$?
         [ $rc = 2 ] && grep -q "not reachable" "$1/out" "$1/err"' sh "$TMP"
 
 # --- show --live, graph --live, chain on the fake's booted system
 start_fake live
 test_expect "show --live: names, fragment, drop-ins, dependencies by type" sh -c '
-        $BR show --live early-alias.service > "$1" || exit 1
+        $BOOTRACE show --live early-alias.service > "$1" || exit 1
         grep -qx "Names: early.service early-alias.service" "$1" &&
         grep -qx "Fragment: /lib/systemd/system/early.service" "$1" &&
         grep -qx "DropIn: /etc/systemd/system/early.service.d/override.conf" "$1" &&
         grep -qx "Requires: local-fs.target" "$1" && grep -qx "After: local-fs.target" "$1"' sh "$TMP/show.txt"
 test_expect "show --live --format=json" sh -c '
-        $BR show --live --format=json late.service > "$1" || exit 1
+        $BOOTRACE show --live --format=json late.service > "$1" || exit 1
         python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -175,17 +172,17 @@ multi-user.target @500ms
     └─local-fs.target @100ms
 EOF
 test_expect "chain (live by default): as systemd-analyze critical-chain" sh -c '
-        LC_ALL=C.UTF-8 $BR chain multi-user.target > "$2" && diff -u "$1" "$2"' \
+        LC_ALL=C.UTF-8 $BOOTRACE chain multi-user.target > "$2" && diff -u "$1" "$2"' \
         sh "$TMP/chain.expected" "$TMP/chain.out"
 test_expect "chain: default.target, resolved by PID 1" sh -c '
-        LC_ALL=C.UTF-8 $BR chain --live > "$2" && diff -u "$1" "$2"' \
+        LC_ALL=C.UTF-8 $BOOTRACE chain --live > "$2" && diff -u "$1" "$2"' \
         sh "$TMP/chain.expected" "$TMP/chain.out"
 test_expect "chain: ASCII tree in the C locale, as systemd-analyze" sh -c '
         sed -e "s/└─/\`-/" -e "s/├─/|-/" -e "s/│ /| /" "$1" > "$1.ascii"
-        LC_ALL=C $BR chain multi-user.target > "$2" && diff -u "$1.ascii" "$2"' \
+        LC_ALL=C $BOOTRACE chain multi-user.target > "$2" && diff -u "$1.ascii" "$2"' \
         sh "$TMP/chain.expected" "$TMP/chain.out"
 test_expect "chain --format=json" sh -c '
-        $BR chain --format=json multi-user.target > "$1" || exit 1
+        $BOOTRACE chain --format=json multi-user.target > "$1" || exit 1
         python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -197,6 +194,6 @@ assert d[\"chain\"][2][\"activating_usec\"] == 100000 and d[\"chain\"][2][\"dura
 test_expect "chain: --live and a journal option together are refused" \
         expect_exit 2 bootrace chain --live -D "$TMP"
 test_expect "graph --live: the typed edges of a unit" sh -c '
-        $BR graph --live late.service > "$1" || exit 1
+        $BOOTRACE graph --live late.service > "$1" || exit 1
         grep -qx "late.service	Wants	early.service	-	live" "$1" &&
         grep -qx "late.service	After	never.service	-	live" "$1" && [ "$(wc -l < "$1")" = 4 ]' sh "$TMP/graph.txt"

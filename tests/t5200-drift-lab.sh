@@ -7,8 +7,6 @@
 # with its reason), no more and no fewer. A drop-in PID 1 has not read (no daemon-reload) must show as a
 # difference with the model's origin. Each container is powered off at the end, whatever happened.
 . "$(dirname "$0")/lib.sh"
-if [ -n "${BOOTRACE_BIN:-}" ]; then BR=$BOOTRACE; else BR="${WRAPPER:+$WRAPPER }$BOOTRACE"; fi
-export BR
 
 SUITES="bullseye bookworm trixie"
 # shellcheck disable=SC2086
@@ -38,10 +36,10 @@ for SUITE in $SUITES; do
                 units=$(nsenter -t "$L" -a systemctl list-units --all --no-legend --plain "racy-*" "lab-*" |
                         awk "{ print \$1 }")
                 [ "$(echo "$units" | wc -w)" -ge 5 ] || { echo "lab units: [$units]"; exit 1; }
-                rc=0; $BR drift -q --root="$R" $units > "$W/lab.txt" || rc=$?
+                rc=0; $BOOTRACE drift -q --root="$R" $units > "$W/lab.txt" || rc=$?
                 cat "$W/lab.txt"; [ $rc = 0 ] && [ ! -s "$W/lab.txt" ]'
         test_expect "$SUITE: the drift over every loaded unit is exactly the explained model gaps" sh -c '
-                rc=0; $BR drift --root="$R" > "$W/all.txt" 2> "$W/all.err" || rc=$?
+                rc=0; $BOOTRACE drift --root="$R" > "$W/all.txt" 2> "$W/all.err" || rc=$?
                 cat "$W/all.err"
                 f=$FIXTURES/drift/$SUITE.explained
                 if grep -v "^#" "$f" | grep -qv "	..*"; then echo "an explained line without its reason"; exit 1; fi
@@ -51,7 +49,7 @@ for SUITE in $SUITES; do
                 if [ -s "$W/want" ]; then [ $rc = 1 ]; else [ $rc = 0 ]; fi'
         test_expect "$SUITE: drift compared the whole system (units and dependencies of PID 1)" sh -c '
                 n=$(nsenter -t "$L" -a systemctl list-units --all --no-legend --plain | wc -l)
-                rc=0; $BR drift -q --format=json --root="$R" > "$W/all.json" || rc=$?
+                rc=0; $BOOTRACE drift -q --format=json --root="$R" > "$W/all.json" || rc=$?
                 [ $rc -le 1 ] && python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -71,7 +69,7 @@ for x in d[\"differences\"]:
                 d=$R/run/systemd/system/$u.d
                 mkdir -p "$d" &&
                         printf "[Unit]\nAfter=bootrace-drift-probe.target\n" > "$d/bootrace-drift.conf" || exit 1
-                rc=0; $BR drift -q --root="$R" -- "$u" > "$W/one.txt" || rc=$?
+                rc=0; $BOOTRACE drift -q --root="$R" -- "$u" > "$W/one.txt" || rc=$?
                 rm -f "$d/bootrace-drift.conf"; rmdir "$d" 2> /dev/null
                 cat "$W/one.txt"
                 [ $rc = 1 ] && [ "$(wc -l < "$W/one.txt")" = 1 ] &&

@@ -11,8 +11,6 @@
 # PATH). Each transport must give what the container's bus socket gives; unknown machines and unreachable hosts
 # are errors (exit 2).
 . "$(dirname "$0")/lib.sh"
-if [ -n "${BOOTRACE_BIN:-}" ]; then BR=$BOOTRACE; else BR="${WRAPPER:+$WRAPPER }$BOOTRACE"; fi
-export BR
 
 lab_require bookworm
 command -v nsenter > /dev/null || skip_all "nsenter not installed"
@@ -48,7 +46,10 @@ unshare -m --propagation private sh -c '
         printf "LEADER=%s\nCLASS=container\n" "$1" > "/run/systemd/machines/$2" && exec sleep 3600' \
         sh "$L" "$NAME" &
 NS_PID=$!
-for _ in $(seq 100); do nsenter -t "$NS_PID" -m test -f "/run/systemd/machines/$NAME" 2> /dev/null && break; sleep 0.1; done
+for _ in $(seq 100); do
+        nsenter -t "$NS_PID" -m test -f "/run/systemd/machines/$NAME" 2> /dev/null && break
+        sleep 0.1
+done
 export NS_PID
 # bootrace in the namespace, with the host's (absent) system bus: only -M/-H can reach the container there
 in_ns() { nsenter -t "$NS_PID" -m -- env -u DBUS_SYSTEM_BUS_ADDRESS "$@"; }
@@ -56,25 +57,25 @@ export -f in_ns
 
 unit=$(nsenter -t "$L" -a systemctl list-units --all --no-legend --plain "racy-*" | awk 'NR == 1 { print $1 }')
 export unit
-$BR graph --live > "$W/graph-socket.txt" 2> /dev/null
-$BR show --live "$unit" > "$W/show-socket.txt" 2> /dev/null
+$BOOTRACE graph --live > "$W/graph-socket.txt" 2> /dev/null
+$BOOTRACE show --live "$unit" > "$W/show-socket.txt" 2> /dev/null
 
 test_expect "the record is in the namespace only, not on the host" bash -c '
         in_ns test -f "/run/systemd/machines/$NAME" && [ ! -e "/run/systemd/machines/$NAME" ]'
 test_expect "without -M the namespace reaches no system bus (exit 2)" bash -c '
-        in_ns $BR graph --live > /dev/null 2>&1; [ $? = 2 ]'
+        in_ns $BOOTRACE graph --live > /dev/null 2>&1; [ $? = 2 ]'
 test_expect "-M: graph --live gives what the container's bus socket gives" bash -c '
-        [ -s "$W/graph-socket.txt" ] && in_ns $BR graph --live -M "$NAME" > "$W/graph-m.txt" &&
+        [ -s "$W/graph-socket.txt" ] && in_ns $BOOTRACE graph --live -M "$NAME" > "$W/graph-m.txt" &&
         diff -u "$W/graph-socket.txt" "$W/graph-m.txt"'
 test_expect "-M: show --live of a lab unit likewise" bash -c '
-        [ -s "$W/show-socket.txt" ] && in_ns $BR show --live --machine="$NAME" "$unit" > "$W/show-m.txt" &&
+        [ -s "$W/show-socket.txt" ] && in_ns $BOOTRACE show --live --machine="$NAME" "$unit" > "$W/show-m.txt" &&
         diff -u "$W/show-socket.txt" "$W/show-m.txt"'
 test_expect "-M: drift against systemd 252 finds no difference" bash -c '
-        in_ns $BR drift -M "$NAME" --root="$R" > "$W/drift-m.txt" 2> "$W/drift-m.err"
+        in_ns $BOOTRACE drift -M "$NAME" --root="$R" > "$W/drift-m.txt" 2> "$W/drift-m.err"
         rc=$?; cat "$W/drift-m.txt" "$W/drift-m.err"
         [ $rc = 0 ] && [ ! -s "$W/drift-m.txt" ] && grep -q "systemd 252 (252\." "$W/drift-m.err"'
 test_expect "-M of a machine without a record is an error naming it (exit 2)" bash -c '
-        rc=0; in_ns $BR drift -M "nosuch-$NAME" --root="$R" 2> "$W/nosuch.err" || rc=$?
+        rc=0; in_ns $BOOTRACE drift -M "nosuch-$NAME" --root="$R" 2> "$W/nosuch.err" || rc=$?
         cat "$W/nosuch.err"; [ $rc = 2 ] && grep -q "machine nosuch-$NAME" "$W/nosuch.err"'
 
 if [ -n "$SSH_MISSING" ]; then
@@ -127,14 +128,15 @@ done
 export PORT S HOSTSPEC="root@127.0.0.1:$PORT/$NAME"
 
 test_expect "-H: graph --live over ssh (systemd-stdio-bridge --machine) gives what the socket gives" bash -c '
-        PATH=$S/bin:$PATH in_ns $BR graph --live -H "$HOSTSPEC" > "$W/graph-h.txt" || { cat "$TMP/sshd.log"; exit 1; }
+        PATH=$S/bin:$PATH in_ns $BOOTRACE graph --live -H "$HOSTSPEC" > "$W/graph-h.txt" ||
+                { cat "$TMP/sshd.log"; exit 1; }
         diff -u "$W/graph-socket.txt" "$W/graph-h.txt"'
 test_expect "-H: drift over ssh finds no difference" bash -c '
-        PATH=$S/bin:$PATH in_ns $BR drift --host="$HOSTSPEC" --root="$R" > "$W/drift-h.txt" 2> "$W/drift-h.err"
+        PATH=$S/bin:$PATH in_ns $BOOTRACE drift --host="$HOSTSPEC" --root="$R" > "$W/drift-h.txt" 2> "$W/drift-h.err"
         rc=$?; cat "$W/drift-h.txt" "$W/drift-h.err"
         [ $rc = 0 ] && [ ! -s "$W/drift-h.txt" ] && grep -q "systemd 252 (252\." "$W/drift-h.err" &&
                 grep -q "Accepted publickey for root" "$TMP/sshd.log"'
 test_expect "-H: an unreachable host is an error (exit 2)" bash -c '
         kill "$(cat "$S/sshd.pid")"
         for _ in $(seq 50); do (exec 3<> "/dev/tcp/127.0.0.1/$PORT") 2> /dev/null || break; sleep 0.1; done
-        PATH=$S/bin:$PATH in_ns $BR drift -H "$HOSTSPEC" --root="$R" 2>&1; [ $? = 2 ]'
+        PATH=$S/bin:$PATH in_ns $BOOTRACE drift -H "$HOSTSPEC" --root="$R" 2>&1; [ $? = 2 ]'
