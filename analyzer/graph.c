@@ -36,6 +36,15 @@ struct Graph {
         size_t n_after_cache;
 };
 
+/* Sets of nodes as bitmaps: (n_nodes + 7) / 8 bytes, node i is bit i % 8 of byte i / 8 (graph_reach()'s too). */
+static bool bit_get(const uint8_t *set, uint32_t i) {
+        return set[i / 8] & (1U << (i % 8));
+}
+
+static void bit_set(uint8_t *set, uint32_t i) {
+        set[i / 8] |= (uint8_t) (1U << (i % 8));
+}
+
 static const char * const origin_kind_table[_ORIGIN_KIND_MAX] = {
         [ORIGIN_FILE] = "file",
         [ORIGIN_DROPIN] = "drop-in",
@@ -535,7 +544,7 @@ static uint8_t *units_after(const Graph *g, uint32_t b) {
                 return NULL;
         }
         queue[tail++] = b;
-        seen[b / 8] |= (uint8_t) (1U << (b % 8));
+        bit_set(seen, b);
         while (head < tail) {
                 uint32_t y = queue[head++];
                 for (int dir = 0; dir < 2; dir++) {
@@ -545,9 +554,9 @@ static uint8_t *units_after(const Graph *g, uint32_t b) {
                         for (size_t i = 0; i < n; i++) {
                                 const GraphEdge *ed = &g->edges[e[i]];
                                 uint32_t x = dir == 0 ? ed->from : ed->to;
-                                if (ed->type != (dir == 0 ? DEP_AFTER : DEP_BEFORE) || (seen[x / 8] & (1U << (x % 8))))
+                                if (ed->type != (dir == 0 ? DEP_AFTER : DEP_BEFORE) || bit_get(seen, x))
                                         continue;
-                                seen[x / 8] |= (uint8_t) (1U << (x % 8));
+                                bit_set(seen, x);
                                 queue[tail++] = x;
                         }
                 }
@@ -615,7 +624,7 @@ int graph_ordered_after(const Graph *cg, uint32_t a, uint32_t b, uint32_t **ret_
                         g->after_cache[g->n_after_cache++].after = s;
                         after = s;
                 }
-                if (after && !(after[a / 8] & (1U << (a % 8))))
+                if (after && !bit_get(after, a))
                         return 0;
         }
 
@@ -635,7 +644,7 @@ int graph_ordered_after(const Graph *cg, uint32_t a, uint32_t b, uint32_t **ret_
                         break;
                 while (runs_after_next(g, x, &pos, &y, &edge)) {
                         if (g->bfs_mark[y] == gen || g->order_comp[y] < g->order_comp[b] ||
-                            (after && !(after[y / 8] & (1U << (y % 8)))))
+                            (after && !bit_get(after, y)))
                                 continue;
                         g->bfs_mark[y] = gen;
                         g->bfs_prev[y] = edge;
@@ -680,15 +689,15 @@ int graph_reach(const Graph *g, uint32_t start, unsigned mask, uint8_t **ret) {
         if (!queue || !seen)
                 return -ENOMEM;
         queue[tail++] = start;
-        seen[start / 8] |= (uint8_t) (1U << (start % 8));
+        bit_set(seen, start);
         while (head < tail) {
                 const uint32_t *e;
                 size_t n = graph_out(g, queue[head++], &e);
                 for (size_t i = 0; i < n; i++) {
                         const GraphEdge *ed = &g->edges[e[i]];
-                        if (!(mask & DEP_MASK(ed->type)) || (seen[ed->to / 8] & (1U << (ed->to % 8))))
+                        if (!(mask & DEP_MASK(ed->type)) || bit_get(seen, ed->to))
                                 continue;
-                        seen[ed->to / 8] |= (uint8_t) (1U << (ed->to % 8));
+                        bit_set(seen, ed->to);
                         queue[tail++] = ed->to;
                 }
         }
