@@ -581,6 +581,46 @@ void root_freeze(const Root *r, bool frozen) {
                 r->cache->top = strdup(top); /* on OOM each chase reads it again */
 }
 
+#ifdef SYS_openat2
+/* Most paths have no symlink in them. Resolved beneath the root with no symlink allowed, such a path is its own
+ * in-root path: no /proc lookups. -EOPNOTSUPP for a path that needs the way of chase_in_kernel(): a symlink on
+ * the way (ELOOP), a ".." or a trailing "/" (which asks for a directory). The other errors are what that way
+ * would find too, as every component before the failing one is a real directory. */
+static int chase_plain(const Root *r, const char *path, uint64_t open_flags, char **ret_path, int *ret_fd) {
+        struct open_how how = {
+                .flags = open_flags,
+                .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+        };
+        _cleanup_(closep) int fd = -EBADF;
+        char rel[PATH_MAX], *o = rel;
+        const char *p = path;
+        size_t n = strlen(path);
+
+        if (n > 0 && (path[n - 1] == '/' || path[n - 1] == '.') && !streq(path, "/"))
+                return -EOPNOTSUPP;
+        /* next_component() leaves out "." components */
+        while ((n = next_component(&p)) > 0) {
+                if ((n == 2 && p[0] == '.' && p[1] == '.') || (size_t) (o - rel) + n + 2 > sizeof rel)
+                        return -EOPNOTSUPP;
+                *o++ = '/';
+                memcpy(o, p, n);
+                o += n;
+                p += n;
+        }
+        *o = 0;
+        fd = (int) syscall(SYS_openat2, r->fd, o == rel ? "." : rel + 1, &how, sizeof how);
+        if (fd < 0)
+                return errno == ENOENT || errno == ENOTDIR || errno == EACCES || errno == ENAMETOOLONG
+                               ? -errno
+                               : -EOPNOTSUPP; /* ELOOP (a symlink), EXDEV, EAGAIN, ... */
+        if (ret_path && !(*ret_path = strdup(o == rel ? "/" : rel)))
+                return -ENOMEM;
+        if (ret_fd)
+                *ret_fd = TAKE_FD(fd);
+        return 0;
+}
+#endif
+
 /* The kernel's RESOLVE_IN_ROOT does what the walk in root_chase() does - symlinks resolved against the root,
  * ".." never above it, at most 40 hops - in one system call instead of one per component. The in-root path comes
  * from /proc/self/fd. Returns -EOPNOTSUPP where that is not available (old kernel, seccomp, no /proc): walk. */
@@ -595,51 +635,13 @@ static int chase_in_kernel(const Root *r, const char *path, ChaseFlags flags, ch
         char proc[64], top[PATH_MAX], got[PATH_MAX];
         ssize_t ng;
         const char *rest;
+        int k;
 
         if (__atomic_load_n(&unavailable, __ATOMIC_RELAXED))
                 return -EOPNOTSUPP;
-        {
-                /* Most paths have no symlink in them. Resolved beneath the root with no symlink allowed, such a
-                 * path is its own in-root path: no /proc lookups. A symlink on the way (ELOOP) or a "." or ".."
-                 * in the path takes the way below; the other errors are what that way would find too, as every
-                 * component before the failing one is a real directory. */
-                char rel[PATH_MAX], *o = rel;
-                const char *p = path;
-                size_t n = strlen(path);
-                /* a trailing "/" or "/." asks for a directory: left to the way below */
-                bool plain = n == 0 || (path[n - 1] != '/' && path[n - 1] != '.') || streq(path, "/");
-
-                while (plain && (n = next_component(&p)) > 0) {
-                        if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.') ||
-                            (size_t) (o - rel) + n + 2 > sizeof rel)
-                                plain = false;
-                        else {
-                                *o++ = '/';
-                                memcpy(o, p, n);
-                                o += n;
-                                p += n;
-                        }
-                }
-                if (plain) {
-                        struct open_how beneath = {
-                                .flags = how.flags,
-                                .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-                        };
-                        *o = 0;
-                        fd = (int) syscall(SYS_openat2, r->fd, o == rel ? "." : rel + 1, &beneath, sizeof beneath);
-                        if (fd < 0 && (errno == ENOENT || errno == ENOTDIR || errno == EACCES ||
-                                       errno == ENAMETOOLONG))
-                                return -errno;
-                        if (fd >= 0) {
-                                if (ret_path && !(*ret_path = strdup(o == rel ? "/" : rel)))
-                                        return -ENOMEM;
-                                if (ret_fd)
-                                        *ret_fd = TAKE_FD(fd);
-                                return 0;
-                        }
-                        /* ELOOP (a symlink), EXDEV, EAGAIN, ...: the way that follows symlinks */
-                }
-        }
+        k = chase_plain(r, path, how.flags, ret_path, ret_fd);
+        if (k != -EOPNOTSUPP)
+                return k;
         fd = (int) syscall(SYS_openat2, r->fd, isempty(path) ? "." : path, &how, sizeof how);
         if (fd < 0) {
                 int e = errno;
