@@ -171,11 +171,18 @@ static const char *type_section(const ModelUnit *mu) {
 
 /* The effective value of section.key (section NULL: the unit type's own), after normalisations. For list keys
  * the effective assignments joined by spaces. NULL when unset or empty. *ret_free gets an allocation to free. */
+/* Assignment i of the unit is an effective one of section.key. */
+static bool setting_matches(const ModelUnit *mu, size_t i, const char *section, const char *key) {
+        const Setting *s = &mu->unit->settings[i];
+        return mu->st[i] == SETTING_EFFECTIVE && streq(s->key, key) && streq(s->section, section);
+}
+
 static const char *setting_value(const Model *m, const ModelUnit *mu, const char *section, const char *key,
                                  char **ret_free) {
         const Unit *u = mu->unit;
         const KeyInfo *k;
         char *joined = NULL;
+        size_t first = SIZE_MAX, last = 0;
 
         *ret_free = NULL;
         for (size_t i = 0; mu->set_keys && mu->set_keys[i]; i++)
@@ -188,24 +195,23 @@ static const char *setting_value(const Model *m, const ModelUnit *mu, const char
         }
         if (!u || !mu->st)
                 return NULL;
-        /* most units do not set most keys: look for one before asking the rules what kind of key it is */
-        {
-                bool set = false;
-                for (size_t i = 0; i < u->n_settings && !set; i++)
-                        set = mu->st[i] == SETTING_EFFECTIVE && streq(u->settings[i].key, key) &&
-                              streq(u->settings[i].section, section);
-                if (!set)
-                        return NULL;
-        }
+        /* most units do not set most keys: find the assignments before asking the rules what kind of key it is */
+        for (size_t i = 0; i < u->n_settings; i++)
+                if (setting_matches(mu, i, section, key)) {
+                        if (first == SIZE_MAX)
+                                first = i;
+                        last = i;
+                }
+        if (first == SIZE_MAX)
+                return NULL;
         k = rules_key_lookup(m->rules, u->type, section, key, m->opts.systemd);
         if (k && k->kind != KEY_SINGLE) {
-                for (size_t i = 0; i < u->n_settings; i++) {
-                        const Setting *s = &u->settings[i];
+                for (size_t i = first; i <= last; i++) {
+                        const char *v = u->settings[i].value;
                         char *n;
-                        if (mu->st[i] != SETTING_EFFECTIVE || isempty(s->value) || !streq(s->key, key) ||
-                            !streq(s->section, section))
+                        if (isempty(v) || !setting_matches(mu, i, section, key))
                                 continue;
-                        n = joined ? strjoin(joined, " ", s->value) : strdup(s->value);
+                        n = joined ? strjoin(joined, " ", v) : strdup(v);
                         free(joined);
                         if (!n)
                                 return NULL;
@@ -214,12 +220,7 @@ static const char *setting_value(const Model *m, const ModelUnit *mu, const char
                 *ret_free = joined;
                 return joined;
         }
-        for (size_t i = u->n_settings; i > 0; i--) {
-                const Setting *s = &u->settings[i - 1];
-                if (mu->st[i - 1] == SETTING_EFFECTIVE && streq(s->key, key) && streq(s->section, section))
-                        return isempty(s->value) ? NULL : s->value;
-        }
-        return NULL;
+        return isempty(u->settings[last].value) ? NULL : u->settings[last].value;
 }
 
 /* Computed variables: id, stem, prefix, instance, where, what, fstype. */
