@@ -113,22 +113,3 @@ int lint_unit_paths(const ModelUnit *u, const Rules *rules, unsigned v, LintPath
                 return -ENOMEM;
         return 0;
 }
-
-int lint_path_mount_names(const char *path, char ***ret) {
-        _cleanup_(freep) char *p = path_simplify_dup(path);
-        _cleanup_(strv_freep) char **l = NULL;
-
-        if (!p)
-                return -ENOMEM;
-        while (!streq(p, "/")) {
-                _cleanup_(freep) char *name = NULL;
-
-                if (unit_name_from_path(p, ".mount", &name) >= 0 && strv_push(&l, TAKE_PTR(name)) < 0)
-                        return -ENOMEM;
-                (void) path_cut_last(p);
-        }
-        if (strv_extend(&l, "-.mount") < 0)
-                return -ENOMEM;
-        *ret = TAKE_PTR(l);
-        return 0;
-}

@@ -29,5 +29,3 @@ typedef struct LintPaths {
 void lint_paths_done(LintPaths *p);
 /* Collects the paths of u for systemd v. Returns 0 or -ENOMEM. */
 int lint_unit_paths(const ModelUnit *u, const Rules *rules, unsigned v, LintPaths *ret);
-/* The mount unit names of every prefix of path ("/var/lib/x" -> var-lib-x.mount, var-lib.mount, var.mount). */
-int lint_path_mount_names(const char *path, char ***ret);

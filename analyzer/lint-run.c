@@ -241,7 +241,7 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
                         return -ENOMEM;
                 for (size_t k = 0; k < paths.n; k++) {
                         _cleanup_(strv_freep) char **mounts = NULL;
-                        if (lint_path_mount_names(paths.items[k].path, &mounts) < 0)
+                        if (unit_name_mounts_of_path(paths.items[k].path, &mounts) < 0)
                                 return -ENOMEM;
                         STRV_FOREACH(m, mounts)
                                 (void) model_add(run->model, *m, NULL);

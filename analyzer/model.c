@@ -562,18 +562,14 @@ static int add_mounts_for(Model *m, ModelUnit *mu, const char *path, bool wants,
                                               .origin = origin };
         if (rules_feature(m->rules, "mounts-for-load", m->opts.systemd)) {
                 /* systemd loads the mount unit of the path and of each parent, so it knows whether one exists */
-                const char *q = n[mu->n_mounts_for - 1].path;
-                _cleanup_(freep) char *cur = strdup(q);
-                if (!cur)
+                _cleanup_(strv_freep) char **names = NULL;
+                if (unit_name_mounts_of_path(n[mu->n_mounts_for - 1].path, &names) < 0)
                         return -ENOMEM;
-                do {
-                        _cleanup_(freep) char *name = NULL;
-                        if (unit_name_from_path(cur, ".mount", &name) >= 0) {
-                                int r = enqueue(m, name);
-                                if (r < 0)
-                                        return r;
-                        }
-                } while (path_cut_last(cur));
+                STRV_FOREACH(name, names) {
+                        int r = enqueue(m, *name);
+                        if (r < 0)
+                                return r;
+                }
         }
         return 0;
 }
@@ -1107,17 +1103,14 @@ static int sim_dispatch(LoadSim *s) {
                 }
                 /* RequiresMountsFor= loads the mount unit of the path and of every parent */
                 for (size_t i = 0; i < mu->n_mounts_for && load_mounts_for; i++) {
-                        _cleanup_(freep) char *cur = strdup(mu->mounts_for[i].path);
-                        if (!cur)
+                        _cleanup_(strv_freep) char **names = NULL;
+                        if (unit_name_mounts_of_path(mu->mounts_for[i].path, &names) < 0)
                                 return -ENOMEM;
-                        do {
-                                _cleanup_(freep) char *name = NULL;
-                                if (unit_name_from_path(cur, ".mount", &name) >= 0) {
-                                        r = sim_push_name(s, name);
-                                        if (r < 0)
-                                                return r;
-                                }
-                        } while (path_cut_last(cur));
+                        STRV_FOREACH(name, names) {
+                                r = sim_push_name(s, *name);
+                                if (r < 0)
+                                        return r;
+                        }
                 }
         }
         return 0;
@@ -1225,10 +1218,10 @@ static int expand_mounts_for(Model *m, ModelUnit *mu) {
         for (size_t i = 0; i < mu->n_mounts_for; i++) {
                 const MountsFor *e = &mu->mounts_for[i];
                 const Origin *eo = graph_origin(m->graph, e->origin);
-                _cleanup_(freep) char *cur = strdup(e->path);
+                _cleanup_(strv_freep) char **names = NULL;
                 uint32_t origin;
 
-                if (!cur)
+                if (unit_name_mounts_of_path(e->path, &names) < 0)
                         return -ENOMEM;
                 r = graph_add_origin(m->graph,
                                      &(Origin) {
@@ -1245,12 +1238,10 @@ static int expand_mounts_for(Model *m, ModelUnit *mu) {
                                      &origin);
                 if (r < 0)
                         return r;
-                do {
-                        _cleanup_(freep) char *name = NULL;
-                        ModelUnit *mount;
+                STRV_FOREACH(name, names) {
+                        ModelUnit *mount = hashmap_get(&m->by_name, *name);
 
-                        if (unit_name_from_path(cur, ".mount", &name) >= 0 &&
-                            (mount = hashmap_get(&m->by_name, name)) && mount->loaded && mount != mu) {
+                        if (mount && mount->loaded && mount != mu) {
                                 r = graph_add_edge(m->graph, mu->node, DEP_AFTER, mount->node, origin);
                                 if (r >= 0 && mount->unit->fragment_path)
                                         r = graph_add_edge(m->graph, mu->node, e->wants ? DEP_WANTS : DEP_REQUIRES,
@@ -1258,7 +1249,7 @@ static int expand_mounts_for(Model *m, ModelUnit *mu) {
                                 if (r < 0)
                                         return r;
                         }
-                } while (path_cut_last(cur));
+                }
         }
         return 0;
 }

@@ -423,6 +423,25 @@ int unit_name_from_path(const char *path, const char *suffix, char **ret) {
         return 0;
 }
 
+int unit_name_mounts_of_path(const char *path, char ***ret) {
+        _cleanup_(freep) char *p = path_simplify_dup(path);
+        _cleanup_(strv_freep) char **l = NULL;
+
+        if (!p)
+                return -ENOMEM;
+        while (!streq(p, "/")) {
+                _cleanup_(freep) char *name = NULL;
+
+                if (unit_name_from_path(p, ".mount", &name) >= 0 && strv_push(&l, TAKE_PTR(name)) < 0)
+                        return -ENOMEM;
+                (void) path_cut_last(p);
+        }
+        if (strv_extend(&l, "-.mount") < 0)
+                return -ENOMEM;
+        *ret = TAKE_PTR(l);
+        return 0;
+}
+
 int unit_name_split_file_path(const char *path, char **ret_dir, char **ret_name) {
         _cleanup_(freep) char *abs = NULL, *dir = NULL, *name = NULL;
         const char *base;

@@ -70,6 +70,9 @@ int unit_name_path_escape(const char *path, char **ret);
 int unit_name_path_unescape(const char *s, char **ret);
 /* "/var/tmp" + ".mount" -> "var-tmp.mount" */
 int unit_name_from_path(const char *path, const char *suffix, char **ret);
+/* The mount unit names of path and of every parent, innermost first: "/var/lib/x" -> var-lib-x.mount,
+ * var-lib.mount, var.mount, -.mount. A part that makes no valid unit name is left out. */
+int unit_name_mounts_of_path(const char *path, char ***ret);
 
 /* The path of a unit file split into its directory, made absolute against the working directory but otherwise
  * as given ("/" for a file in /), and its file name, which must be a unit name (-EINVAL). The file is not

@@ -187,6 +187,16 @@ static void test_escape(void) {
         tap_ok(unit_name_from_path("/", ".mount", &s) == 0 && streq(s, "-.mount"), "from path /");
         s = mfree(s);
         tap_ok(unit_name_from_path("/a/../b", ".mount", &s) < 0, "from path with .. fails");
+        {
+                _cleanup_(strv_freep) char **l = NULL, **root = NULL;
+                tap_ok(unit_name_mounts_of_path("/var//lib/x/", &l) == 0 && strv_length(l) == 4 &&
+                               streq(l[0], "var-lib-x.mount") && streq(l[1], "var-lib.mount") &&
+                               streq(l[2], "var.mount") && streq(l[3], "-.mount"),
+                       "the mount units of a path and its parents, innermost first");
+                tap_ok(unit_name_mounts_of_path("/", &root) == 0 && strv_length(root) == 1 &&
+                               streq(root[0], "-.mount"),
+                       "the root's: -.mount only");
+        }
 }
 
 /* Runs systemd-escape with args and input; returns its stdout without the newline, or NULL on failure. */
