@@ -13,12 +13,9 @@ typedef struct UnitDir {
         const Root *root;
         char *path;     /* as listed, inside root */
         char *resolved; /* after following symlinks inside root; NULL when missing */
-        /* NULL when the directory could not be listed; else its entries that may be drop-in or dependency
-         * directories (the rest of the listing is dropped once the name map is built) */
-        char **names;
-        size_t n_names;
-        Hashmap name_set; /* those of them that may be drop-in or dependency directories (name.d, name.wants,
-                           * name.requires, name.upholds): a small set to look them up in */
+        bool listed;    /* false: it could not be listed (it may have any entry) */
+        Hashmap name_set; /* its entries that may be drop-in or dependency directories (name.d, name.wants,
+                           * name.requires, name.upholds): a small set to look them up in, owning its keys */
         size_t n_dir_suffix[4]; /* how many of each of those four there are */
         bool extra;
 } UnitDir;
@@ -68,10 +65,9 @@ Loader *loader_free(Loader *l) {
         for (size_t i = 0; i < l->n_dirs; i++) {
                 free(l->dirs[i].path);
                 free(l->dirs[i].resolved);
+                HASHMAP_FOREACH_ENTRY(e, &l->dirs[i].name_set)
+                        free(e->value); /* the key */
                 hashmap_done(&l->dirs[i].name_set);
-                for (size_t k = 0; k < l->dirs[i].n_names; k++)
-                        free(l->dirs[i].names[k]); /* may have holes while the map is built */
-                free(l->dirs[i].names);
         }
         free(l->dirs);
         HASHMAP_FOREACH_ENTRY(e, &l->ids)
@@ -214,18 +210,17 @@ static int dir_suffix_index(const char *name) {
         return -1;
 }
 
-/* A large tree lists 100k names: keep only those dir_has_entry() asks about (the keys of name_set). */
-static void keep_dir_names(UnitDir *d) {
-        size_t n = 0;
+/* A directory's listing while the name map is built; its names are taken by name_set and name entries, and what
+ * is left is freed (a large tree lists 100k names: the loader does not keep them twice). */
+typedef struct Listing {
+        char **names;
+        size_t n;
+} Listing;
 
-        for (size_t k = 0; k < d->n_names; k++) {
-                if (d->names[k] && dir_suffix_index(d->names[k]) >= 0)
-                        d->names[n++] = d->names[k];
-                else
-                        free(d->names[k]);
-        }
-        d->n_names = n;
-        d->names[n] = NULL;
+static void listing_done(Listing *x) {
+        for (size_t k = 0; k < x->n; k++)
+                free(x->names[k]); /* holes where a name was taken */
+        free(x->names);
 }
 
 static int build_name_map(Loader *l, DiagList *diags) {
@@ -234,17 +229,24 @@ static int build_name_map(Loader *l, DiagList *diags) {
         for (size_t i = 0; i < l->n_dirs; i++) {
                 UnitDir *d = &l->dirs[i];
 
+                _cleanup_(listing_done) Listing ls = {};
+
                 if (!d->resolved)
                         continue;
-                r = root_list_dir(d->root, d->path, &d->names);
-                d->n_names = r >= 0 ? strv_length(d->names) : 0;
-                for (size_t k = 0; k < d->n_names; k++) {
-                        int s = dir_suffix_index(d->names[k]);
+                r = root_list_dir(d->root, d->path, &ls.names);
+                d->listed = r >= 0;
+                ls.n = r >= 0 ? strv_length(ls.names) : 0;
+                for (size_t k = 0; k < ls.n; k++) {
+                        int s = dir_suffix_index(ls.names[k]), q;
                         if (s < 0)
                                 continue;
-                        d->n_dir_suffix[s]++;
-                        if (hashmap_put(&d->name_set, d->names[k], d->names[k]) == -ENOMEM)
+                        q = hashmap_put(&d->name_set, ls.names[k], ls.names[k]);
+                        if (q == -ENOMEM)
                                 return -ENOMEM;
+                        if (q < 0)
+                                continue;
+                        d->n_dir_suffix[s]++;
+                        ls.names[k] = NULL; /* the set's now */
                 }
                 if (r == -ENOENT || r == -ENOTDIR)
                         continue;
@@ -253,13 +255,13 @@ static int build_name_map(Loader *l, DiagList *diags) {
                         (void) diag_add(diags, DIAG_WARNING, disp, 0, "cannot list directory: %s", strerror(-r));
                         continue;
                 }
-                for (size_t k = 0; k < d->n_names; k++) {
+                for (size_t k = 0; k < ls.n; k++) {
                         _cleanup_(freep) char *p = NULL;
-                        char **n = &d->names[k];
+                        char **n = &ls.names[k];
                         NameEntry *e;
                         int t;
 
-                        if (!unit_name_is_valid(*n, UNIT_NAME_ANY))
+                        if (!*n || !unit_name_is_valid(*n, UNIT_NAME_ANY))
                                 continue;
                         if (hashmap_get(&l->ids, *n))
                                 continue; /* a higher-priority directory has it */
@@ -285,7 +287,7 @@ static int build_name_map(Loader *l, DiagList *diags) {
                                 e->name = e->path + strlen(e->path) - strlen(*n);
                                 e->name_in_path = true;
                         } else {
-                                e->name = TAKE_PTR(*n); /* the listing's copy, leaving a hole */
+                                e->name = TAKE_PTR(*n); /* the listing's copy */
                                 r = add_symlink_entry(l, i, e->name, p, e, diags);
                                 if (r <= 0) {
                                         name_entry_free(e);
@@ -302,7 +304,6 @@ static int build_name_map(Loader *l, DiagList *diags) {
                                 return r;
                         }
                 }
-                keep_dir_names(d);
         }
         return 0;
 }
@@ -535,7 +536,7 @@ static int found_dirs_add(FoundDirs *f, const Root *root, const char *path, Diag
 /* Is entry (a name.d, .wants, .requires or .upholds directory) in the directory's listing? A directory that could
  * not be listed might have it. */
 static bool dir_has_entry(const UnitDir *d, const char *entry) {
-        if (!d->names)
+        if (!d->listed)
                 return true;
         return hashmap_get(&d->name_set, entry);
 }
@@ -617,7 +618,7 @@ static int collect_dirs(const Loader *l, char * const *names, const char *suffix
                         if (!l->dirs[i].resolved)
                                 continue;
                         /* a listed directory without a single directory of this kind: nothing to look up */
-                        if (l->dirs[i].names && s >= 0 && l->dirs[i].n_dir_suffix[s] == 0)
+                        if (l->dirs[i].listed && s >= 0 && l->dirs[i].n_dir_suffix[s] == 0)
                                 continue;
                         r = find_dirs(l, &l->dirs[i], *n, suffix, out, 0, diags);
                         if (r < 0)
