@@ -44,11 +44,14 @@ typedef struct Parser {
         bool bom_seen;
 
         /* The pool of f (see unit-file.h), grown as the file is read. Until the end of the parse the assignments
-         * are kept as offsets into it (offs: section, key, value for each; NO_SECTION for none), as growing
-         * moves it; sect: the offsets of the distinct section names, section_off the one in effect. */
+         * are kept as offsets into it (offs, one per assignment; NO_SECTION for none), as growing moves it;
+         * sect: the offsets of the distinct section names, section_off the one in effect. */
         char *pool;
         size_t pool_len, pool_alloc;
-        size_t *offs, offs_alloc;
+        struct {
+                size_t section, key, value;
+        } *offs;
+        size_t offs_alloc;
         size_t *sect, n_sect, sect_alloc;
         size_t section_off;
 
@@ -108,16 +111,16 @@ static int add_assignment(Parser *P, const char *key, size_t key_len, const char
         int r;
 
         if (GREEDY_REALLOC(f->assignments, f->allocated, f->n_assignments + 1) < 0 ||
-            GREEDY_REALLOC(P->offs, P->offs_alloc, 3 * (f->n_assignments + 1)) < 0)
+            GREEDY_REALLOC(P->offs, P->offs_alloc, f->n_assignments + 1) < 0)
                 return -ENOMEM;
         r = pool_add(P, key, key_len, &k);
         if (r >= 0)
                 r = pool_add(P, value, value_len, &v);
         if (r < 0)
                 return r;
-        P->offs[3 * f->n_assignments] = P->section_off;
-        P->offs[3 * f->n_assignments + 1] = k;
-        P->offs[3 * f->n_assignments + 2] = v;
+        P->offs[f->n_assignments].section = P->section_off;
+        P->offs[f->n_assignments].key = k;
+        P->offs[f->n_assignments].value = v;
         f->assignments[f->n_assignments++] = (Assignment) { .line = line };
         return 0;
 }
@@ -147,10 +150,10 @@ static void finish_pool(Parser *P) {
                         P->pool = q;
         }
         for (size_t i = 0; i < f->n_assignments; i++) {
-                size_t so = P->offs[3 * i];
+                size_t so = P->offs[i].section;
                 f->assignments[i].section = so == NO_SECTION ? NULL : P->pool + so;
-                f->assignments[i].key = P->pool + P->offs[3 * i + 1];
-                f->assignments[i].value = P->pool + P->offs[3 * i + 2];
+                f->assignments[i].key = P->pool + P->offs[i].key;
+                f->assignments[i].value = P->pool + P->offs[i].value;
         }
         f->pool = TAKE_PTR(P->pool);
 }
