@@ -93,18 +93,14 @@ static void *worker(void *userdata) {
                 }
                 if (p->stop)
                         break;
-                e = p->entries[p->worker_next];
+                e = p->entries[p->worker_next++];
                 if (e->state == ENTRY_MODEL) {
                         /* the model is past it and left it to us */
                         entry_free(e);
-                        p->entries[p->worker_next++] = NULL;
-                        p->n_finished++;
-                        continue;
-                }
-                p->worker_next++;
-                /* not queued any more: the model, waiting for another unit, took this one on meanwhile */
-                if (e->state == ENTRY_QUEUED)
+                        p->entries[p->worker_next - 1] = NULL;
+                } else if (e->state == ENTRY_QUEUED)
                         load_entry(p, e);
+                /* else the model, waiting for another unit, took this one on meanwhile */
                 p->n_finished++;
         }
         pthread_mutex_unlock(&p->lock);
