@@ -110,26 +110,31 @@ static void prefetch_edge(const Graph *g, size_t i, bool strings) {
                 __builtin_prefetch(o->file);
 }
 
+/* One line of the text output: from, type, to, systemd's origin label and ours, tab-separated. Millions of them
+ * for a large tree: no format string, no allocation. */
+static void print_row(const char *from, const char *type, const char *to, const char *sd, const Origin *o) {
+        const char *cols[] = { from, type, to, sd };
+
+        for (size_t k = 0; k < ELEMENTSOF(cols); k++) {
+                fputs_unlocked(strna(cols[k]), stdout);
+                fputc_unlocked('\t', stdout);
+        }
+        origin_print_text(stdout, o);
+        fputc_unlocked('\n', stdout);
+}
+
 static void print_text(const Model *m, bool all) {
         Graph *g = model_graph(m);
 
         for (size_t i = 0; i < graph_edge_count(g); i++) {
                 const GraphEdge *e = graph_edge(g, i);
                 const Origin *o = graph_origin(g, e->origin);
-                const char *cols[] = { graph_node_name(g, e->from), dep_type_to_string(e->type),
-                                       graph_node_name(g, e->to), sd_origin_to_string(o->sd) };
 
                 prefetch_edge(g, i + 16, false);
                 prefetch_edge(g, i + 8, true);
-                if (!wanted(m, model_unit_of_node(m, e->from), all))
-                        continue;
-                /* one line per edge, millions of them for a large tree: no format string, no allocation */
-                for (size_t k = 0; k < ELEMENTSOF(cols); k++) {
-                        fputs_unlocked(strna(cols[k]), stdout);
-                        fputc_unlocked('\t', stdout);
-                }
-                origin_print_text(stdout, o);
-                fputc_unlocked('\n', stdout);
+                if (wanted(m, model_unit_of_node(m, e->from), all))
+                        print_row(graph_node_name(g, e->from), dep_type_to_string(e->type), graph_node_name(g, e->to),
+                                  sd_origin_to_string(o->sd), o);
         }
         for (size_t i = 0; i < model_unit_count(m); i++) {
                 const ModelUnit *mu = model_unit(m, i);
@@ -137,12 +142,10 @@ static void print_text(const Model *m, bool all) {
                         continue;
                 for (size_t k = 0; k < mu->n_mounts_for; k++) {
                         const MountsFor *mf = &mu->mounts_for[k];
-                        _cleanup_(freep) char *t = origin_to_text(graph_origin(g, mf->origin));
                         for (SdOrigin s = 0; s < _SD_ORIGIN_MAX; s++)
                                 if (mf->sd_mask & (1U << s))
-                                        printf("%s\t%s\t%s\t%s\t%s\n", mu->unit->id,
-                                               mf->wants ? "WantsMountsFor" : "RequiresMountsFor", mf->path,
-                                               sd_origin_to_string(s), strna(t));
+                                        print_row(mu->unit->id, mf->wants ? "WantsMountsFor" : "RequiresMountsFor",
+                                                  mf->path, sd_origin_to_string(s), graph_origin(g, mf->origin));
                 }
         }
 }
