@@ -29,7 +29,7 @@ static uint64_t *find_slot_hashed(const Hashmap *h, const char *key, uint64_t ha
 
         for (;;) {
                 uint64_t *s = &h->slots[i];
-                if (*s == 0 || ((*s & ~(uint64_t) UINT32_MAX) == SLOT_TAG(hash) &&
+                if (*s == 0 || (SLOT_TAG(*s) == SLOT_TAG(hash) &&
                                 streq(h->entries[SLOT_INDEX(*s) - 1].key, key)))
                         return s;
                 i = (i + 1) & mask;
