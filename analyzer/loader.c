@@ -744,21 +744,35 @@ static int add_source(Unit *u, const char *display, bool dropin, bool masked, si
 
 #define INCLUDE_DEPTH_MAX 8
 
-static int read_into_unit_depth(const Loader *l, Unit *u, const Root *root, const char *path, bool dropin,
-                                unsigned depth, DiagList *diags) {
-        _cleanup_(closep) int fd = -EBADF;
+/* A unit file opened for reading, with what fstat() said of it. */
+typedef struct OpenedFile {
+        int fd;
+        struct stat st;
+} OpenedFile;
+
+static void opened_file_done(OpenedFile *f) {
+        closep(&f->fd);
+}
+
+/* Reads the file at path into u: from opened (an fd of it with its stat, which this takes over), else opened here. */
+static int read_into_unit_depth(const Loader *l, Unit *u, const Root *root, const char *path, OpenedFile *opened,
+                                bool dropin, unsigned depth, DiagList *diags) {
+        _cleanup_(closep) int fd = opened ? TAKE_FD(opened->fd) : -EBADF;
         _cleanup_(freep) char *data = NULL, *display = NULL;
         _cleanup_(unit_file_freep) UnitFile *f = NULL;
         const char *sections[] = { "Unit", rules_type_section(u->type), "Install", NULL };
         struct stat st;
         ParseOptions po = { .systemd = l->opts.systemd };
         size_t size, src;
-        int r;
+        int r = 0;
 
         display = root_display_path(root, path);
         if (!display)
                 return -ENOMEM;
-        r = root_open_file_stat(root, path, &fd, NULL, &st);
+        if (fd >= 0)
+                st = opened->st;
+        else
+                r = root_open_file_stat(root, path, &fd, NULL, &st);
         if (r >= 0)
                 r = read_full_fd_stat(fd, &st, UNIT_FILE_SIZE_MAX, &data, &size);
         if (r < 0) {
@@ -813,7 +827,7 @@ static int read_into_unit_depth(const Loader *l, Unit *u, const Root *root, cons
                                 inc = strdup(a->value);
                         if (!inc)
                                 return -ENOMEM;
-                        r = read_into_unit_depth(l, u, root, inc, false, depth + 1, diags);
+                        r = read_into_unit_depth(l, u, root, inc, NULL, false, depth + 1, diags);
                         if (r < 0)
                                 return r;
                         continue;
@@ -830,9 +844,30 @@ static int read_into_unit_depth(const Loader *l, Unit *u, const Root *root, cons
         return 0;
 }
 
-static int read_into_unit(const Loader *l, Unit *u, const Root *root, const char *path, bool dropin,
-                          DiagList *diags) {
-        return read_into_unit_depth(l, u, root, path, dropin, 0, diags);
+static int read_into_unit(const Loader *l, Unit *u, const Root *root, const char *path, OpenedFile *opened,
+                          bool dropin, DiagList *diags) {
+        return read_into_unit_depth(l, u, root, path, opened, dropin, 0, diags);
+}
+
+/* Is the unit file at path a mask (1), or not (0, and if it could be opened as a regular file, it is open in
+ * *ret for read_into_unit())? One open and one fstat() answer both for a regular file: it is a mask when empty,
+ * or when it is the tree's own /dev/null. Whatever else (a symlink to /dev/null that dangles in the tree, a
+ * device, a FIFO, a missing target) root_null_or_empty() decides, and its error is returned. */
+static int open_unless_mask(const Root *root, const char *path, OpenedFile *ret) {
+        _cleanup_(closep) int fd = -EBADF;
+        _cleanup_(freep) char *resolved = NULL;
+        struct stat st;
+        int m;
+
+        *ret = (OpenedFile) { .fd = -EBADF };
+        if (root_open_file_stat(root, path, &fd, &resolved, &st) >= 0) {
+                if (st.st_size == 0 || streq(resolved, "/dev/null"))
+                        return 1;
+                *ret = (OpenedFile) { .fd = TAKE_FD(fd), .st = st };
+                return 0;
+        }
+        m = root_null_or_empty(root, path);
+        return m > 0 ? 1 : m;
 }
 
 static bool fragment_required(UnitType t) {
@@ -933,7 +968,8 @@ static int load_dropins(const Loader *l, Unit *u, DiagList *diags) {
         if (r < 0)
                 return r;
         for (size_t i = 0; i < n; i++) {
-                int m = root_null_or_empty(files[i].root, files[i].path);
+                _cleanup_(opened_file_done) OpenedFile of = { .fd = -EBADF };
+                int m = open_unless_mask(files[i].root, files[i].path, &of);
                 if (m > 0) {
                         /* read like any drop-in (systemd lists it too), it just has nothing in it */
                         _cleanup_(freep) char *d = root_display_path(files[i].root, files[i].path);
@@ -944,7 +980,7 @@ static int load_dropins(const Loader *l, Unit *u, DiagList *diags) {
                         }
                         continue;
                 }
-                r = read_into_unit(l, u, files[i].root, files[i].path, true, diags);
+                r = read_into_unit(l, u, files[i].root, files[i].path, &of, true, diags);
                 if (r == -ENOMEM)
                         break;
                 if (r < 0 && u->load_state == LOAD_LOADED) {
@@ -1064,9 +1100,10 @@ static int load_unit(const Loader *l, const char *name, bool identify_only, Unit
         }
 
         if (frag) {
+                _cleanup_(opened_file_done) OpenedFile of = { .fd = -EBADF };
                 const Root *root = l->dirs[frag->dir].root;
                 const NameEntry *own = hashmap_get(&l->ids, name);
-                int m = entry_is_mask(l, frag);
+                int m = identify_only ? entry_is_mask(l, frag) : open_unless_mask(root, frag->path, &of);
 
                 u->fragment_path = NULL;
                 if (frag->linked && !version_at_least(l, 250)) {
@@ -1103,7 +1140,7 @@ static int load_unit(const Loader *l, const char *name, bool identify_only, Unit
                         *ret = TAKE_PTR(u);
                         return 0;
                 }
-                r = identify_only ? 0 : read_into_unit(l, u, root, frag->path, false, diags);
+                r = identify_only ? 0 : read_into_unit(l, u, root, frag->path, &of, false, diags);
                 if (r == -ENOMEM)
                         return r;
                 if (r < 0) {

@@ -65,6 +65,15 @@ int main(void) {
         ln("/lib/systemd/system/a.service", "etc/systemd/system/multi-user.target.wants/a.service");
         ln("/dev/null", "etc/systemd/system/multi-user.target.wants/gone.service");
         put("lib/systemd/system/multi-user.target", "[Unit]\nDescription=mu\n");
+        /* masks found by the open that reads a file: an empty file, the tree's own /dev/null (a regular file here,
+         * with something in it), drop-ins of both kinds beside one that counts */
+        put("etc/systemd/system/empty.service", "");
+        put("dev/null", "[Service]\nExecStart=/bin/not-a-mask-by-content\n");
+        ln("/dev/null", "etc/systemd/system/devnull.service");
+        put("lib/systemd/system/d.service", "[Service]\nExecStart=/bin/d\n");
+        put("etc/systemd/system/d.service.d/10-empty.conf", "");
+        ln("/dev/null", "etc/systemd/system/d.service.d/20-null.conf");
+        put("etc/systemd/system/d.service.d/30-set.conf", "[Unit]\nAfter=z.service\n");
 
         tap_ok(root_open(tmpl, &r) == 0, "root_open");
 
@@ -81,6 +90,28 @@ int main(void) {
 
         u = load(r, 252, "m.service");
         TAP_INTEQ(u ? (int) u->load_state : -1, LOAD_MASKED, "symlink to /dev/null in /etc masks /lib's unit");
+        unit_free(u);
+
+        u = load(r, 252, "empty.service");
+        TAP_INTEQ(u ? (int) u->load_state : -1, LOAD_MASKED, "an empty unit file is a mask");
+        tap_ok(u && u->n_sources == 0 && u->n_settings == 0, "a mask's file is not parsed");
+        unit_free(u);
+
+        u = load(r, 252, "devnull.service");
+        TAP_INTEQ(u ? (int) u->load_state : -1, LOAD_MASKED,
+                  "a symlink to the tree's own /dev/null masks, whatever that file holds");
+        unit_free(u);
+
+        u = load(r, 252, "d.service");
+        /* after the type-level 05-type.conf of this tree */
+        tap_ok(u && u->load_state == LOAD_LOADED && n_dropins(u) == 4 &&
+                       streq_ptr(dropin_name(u, 1), "10-empty.conf") && u->sources[2].masked &&
+                       streq_ptr(dropin_name(u, 2), "20-null.conf") && u->sources[3].masked &&
+                       streq_ptr(dropin_name(u, 3), "30-set.conf") && !u->sources[4].masked,
+               "an empty drop-in and one linked to /dev/null are masked drop-ins, the next is read");
+        tap_ok(u && u->n_settings == 3 && streq(u->settings[2].key, "After") &&
+                       streq(u->settings[2].value, "z.service") && u->settings[2].source == 4,
+               "the settings come from the fragment and the drop-ins read");
         unit_free(u);
 
         u = load(r, 252, "nothere.service");
@@ -120,7 +151,8 @@ int main(void) {
         {
                 static const char * const names[] = { "a.service", "alias-t@x.service", "m.service",
                                                        "nothere.service", "nothere.mount", "x-y-z.service",
-                                                       "multi-user.target", "t@.service", NULL };
+                                                       "multi-user.target", "t@.service", "empty.service",
+                                                       "devnull.service", "d.service", NULL };
                 _cleanup_(loader_freep) Loader *l = NULL;
                 _cleanup_(diag_list_done) DiagList d = {};
                 unsigned same = 0, unread = 0, n = 0;
