@@ -588,12 +588,34 @@ static int setting_origin(Model *m, ModelUnit *mu, const Setting *s, uint32_t *r
                                 ret);
 }
 
+/* One dependency setting's edges: the setting's origin is added with the first of them. */
+typedef struct FileEdges {
+        Model *m;
+        ModelUnit *mu;
+        const Setting *s;
+        DepType type;
+        uint32_t origin; /* UINT32_MAX: not added yet */
+} FileEdges;
+
+static int add_file_edge(const char *name, void *userdata) {
+        FileEdges *fe = userdata;
+        int r;
+
+        if (fe->origin == UINT32_MAX) {
+                r = setting_origin(fe->m, fe->mu, fe->s, &fe->origin);
+                if (r < 0)
+                        return r;
+        }
+        return add_edge_by_name(fe->m, fe->mu, fe->type, name, fe->origin);
+}
+
 static int add_file_edges(Model *m, ModelUnit *mu) {
         const Unit *u = mu->unit;
         int r;
 
         for (size_t i = 0; i < u->n_settings; i++) {
                 const Setting *s = &u->settings[i];
+                DiagList *diags = mu->base ? NULL : m->diags;
                 _cleanup_(strv_freep) char **words = NULL;
                 const KeyInfo *k;
                 DepType t;
@@ -609,7 +631,15 @@ static int add_file_edges(Model *m, ModelUnit *mu) {
                 k = rules_key_lookup(m->rules, u->type, s->section, s->key, m->opts.systemd);
                 if (!k)
                         continue;
-                r = setting_words(u, s, k, m->opts.systemd, &words, mu->base ? NULL : m->diags);
+                if (k->type == VALUE_UNIT_LIST) {
+                        r = setting_unit_names_foreach(
+                                u, s, m->opts.systemd, diags, add_file_edge,
+                                &(FileEdges) { .m = m, .mu = mu, .s = s, .type = t, .origin = UINT32_MAX });
+                        if (r < 0)
+                                return r;
+                        continue;
+                }
+                r = setting_words(u, s, k, m->opts.systemd, &words, diags);
                 if (r < 0)
                         return r;
                 if (!words || !words[0])

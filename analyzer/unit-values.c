@@ -34,6 +34,52 @@ int setting_expand(const Unit *u, const Setting *s, unsigned v, char **ret, Diag
         return expand_one(u, s, s->value, SPECIFIER_USE_VALUE, v, ret, diags);
 }
 
+#define WHITESPACE " \t\n\r"
+
+int setting_unit_names_foreach(const Unit *u, const Setting *s, unsigned v, DiagList *diags,
+                               int (*f)(const char *name, void *userdata), void *userdata) {
+        /* split on whitespace only, as words_split_plain() does: quotes and backslashes are kept */
+        for (const char *p = s->value + strspn(s->value, WHITESPACE); *p; p += strspn(p, WHITESPACE)) {
+                _cleanup_(freep) char *e = NULL;
+                size_t n = strcspn(p, WHITESPACE);
+                char buf[UNIT_NAME_MAX + 1];
+                const char *w = buf;
+                int r;
+
+                if (n < sizeof buf && !memchr(p, '%', n)) {
+                        /* nothing to expand: the word as it is */
+                        memcpy(buf, p, n);
+                        buf[n] = 0;
+                } else {
+                        _cleanup_(freep) char *word = strndup_safe(p, n);
+                        if (!word)
+                                return -ENOMEM;
+                        r = expand_one(u, s, word, SPECIFIER_USE_UNIT_NAME, v, &e, diags);
+                        if (r == -ENOMEM)
+                                return r;
+                        w = e;
+                        if (r == -EBADMSG || !w) {
+                                p += n;
+                                continue;
+                        }
+                }
+                p += n;
+                if (!unit_name_is_valid(w, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE)) {
+                        (void) diag_add(diags, DIAG_WARNING, file_of(u, s), s->line,
+                                        "%s=: \"%s\" is not a valid unit name, ignored", s->key, w);
+                        continue;
+                }
+                r = f(w, userdata);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int push_copy(const char *word, void *userdata) {
+        return strv_extend(userdata, word);
+}
+
 int setting_words(const Unit *u, const Setting *s, const KeyInfo *k, unsigned v, char ***ret, DiagList *diags) {
         _cleanup_(strv_freep) char **words = NULL, **out = NULL;
         int r;
@@ -42,8 +88,14 @@ int setting_words(const Unit *u, const Setting *s, const KeyInfo *k, unsigned v,
                 return -EINVAL;
         switch (k->type) {
         case VALUE_UNIT_LIST:
-                r = words_split_plain(s->value, &words);
-                break;
+                out = calloc(1, sizeof(char *));
+                if (!out)
+                        return -ENOMEM;
+                r = setting_unit_names_foreach(u, s, v, diags, push_copy, &out);
+                if (r < 0)
+                        return r;
+                *ret = TAKE_PTR(out);
+                return 0;
         case VALUE_PATH_LIST:
                 r = words_split_quoted(s->value, false, &words);
                 break;
@@ -67,17 +119,11 @@ int setting_words(const Unit *u, const Setting *s, const KeyInfo *k, unsigned v,
         STRV_FOREACH(w, words) {
                 _cleanup_(freep) char *e = NULL;
 
-                r = expand_one(u, s, *w, k->type == VALUE_UNIT_LIST ? SPECIFIER_USE_UNIT_NAME : SPECIFIER_USE_VALUE,
-                               v, &e, diags);
+                r = expand_one(u, s, *w, SPECIFIER_USE_VALUE, v, &e, diags);
                 if (r == -ENOMEM)
                         return r;
                 if (r == -EBADMSG)
                         continue;
-                if (k->type == VALUE_UNIT_LIST && !unit_name_is_valid(e, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE)) {
-                        (void) diag_add(diags, DIAG_WARNING, file_of(u, s), s->line,
-                                        "%s=: \"%s\" is not a valid unit name, ignored", s->key, e);
-                        continue;
-                }
                 if (k->type == VALUE_PATH_LIST) {
                         /* systemd simplifies the path ("//", "/./", a trailing "/") and then refuses only relative
                          * paths and ".." components */

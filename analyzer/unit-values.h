@@ -16,3 +16,9 @@ int setting_expand(const Unit *u, const Setting *s, unsigned v, char **ret, Diag
 /* The words of s according to the key's value type: unit names for unit lists, paths for path lists, words
  * (quotes removed, C escapes applied) for string lists. Returns 0 and a strv (maybe empty), or -ENOMEM. */
 int setting_words(const Unit *u, const Setting *s, const KeyInfo *k, unsigned v, char ***ret, DiagList *diags);
+
+/* The unit names of a unit-list setting (After=, Wants=, ...), as setting_words() gives them, one call of f each,
+ * with nothing allocated for a name without specifiers (a large tree has millions). f's error stops the walk and is
+ * returned; else 0, or -ENOMEM. */
+int setting_unit_names_foreach(const Unit *u, const Setting *s, unsigned v, DiagList *diags,
+                               int (*f)(const char *name, void *userdata), void *userdata);
