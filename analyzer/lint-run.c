@@ -160,6 +160,12 @@ LintRun *lint_run_free(LintRun *r) {
         return NULL;
 }
 
+LintRun *lint_run_release(LintRun *r) {
+        if (r)
+                model_release(TAKE_PTR(r->model));
+        return lint_run_free(r);
+}
+
 static const char * const anchors[] = {
         "systemd-remount-fs.service", "local-fs.target", "systemd-tmpfiles-setup.service", "sysinit.target",
         NULL,

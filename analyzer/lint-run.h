@@ -50,6 +50,11 @@ LintRun *lint_run_free(LintRun *r);
 static inline void lint_run_freep(LintRun **r) {
         lint_run_free(*r);
 }
+/* lint_run_free() for the end of a run: the model goes through model_release(). */
+LintRun *lint_run_release(LintRun *r);
+static inline void lint_run_releasep(LintRun **r) {
+        lint_run_release(*r);
+}
 
 /* The name a unit file is linted under: a template as the instance "lint-instance", as systemd-analyze verify
  * does. */

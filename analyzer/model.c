@@ -75,6 +75,19 @@ Model *model_free(Model *m) {
         return mfree(m);
 }
 
+/* What keeps a released model reachable: written, never read (volatile, so the store stays). */
+static Model *volatile released;
+
+void model_release(Model *m) {
+        if (m && m->n_units >= MODEL_RELEASE_MIN) {
+                /* the worker is stopped all the same: nothing runs on after the caller is done */
+                m->prefetch = prefetch_free(m->prefetch);
+                released = m;
+                return;
+        }
+        model_free(m);
+}
+
 int model_new(const ModelOptions *opts, const Rules *rules, Model **ret, DiagList *diags) {
         _cleanup_(model_freep) Model *m = NULL;
         int r;

@@ -353,7 +353,7 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         };
         _cleanup_(root_freep) Root *root = NULL;
         _cleanup_(rules_freep) Rules *rules = NULL;
-        _cleanup_(model_freep) Model *model = NULL;
+        _cleanup_(model_releasep) Model *model = NULL; /* the process exits after this verb */
         _cleanup_(strv_freep) char **extra = NULL, **names = NULL;
         _cleanup_(diag_list_done) DiagList diags = {};
         _cleanup_(freep) char *distro = NULL;

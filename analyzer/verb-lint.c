@@ -230,7 +230,7 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
         };
         _cleanup_(root_freep) Root *root = NULL;
         _cleanup_(rules_freep) Rules *rules = NULL;
-        _cleanup_(lint_run_freep) LintRun *run = NULL;
+        _cleanup_(lint_run_releasep) LintRun *run = NULL; /* the process exits after this verb */
         _cleanup_(strv_freep) char **names = NULL, **extra = NULL;
         _cleanup_(lint_generated_removep) char *generated = NULL;
         _cleanup_(diag_list_done) DiagList diags = {};
