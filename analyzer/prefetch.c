@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <pthread.h>
-#include <sched.h>
 
 #include "prefetch.h"
 
@@ -36,15 +35,6 @@ struct Prefetch {
         bool stop;
         bool worker_waits, model_waits; /* on more, on done: the other side signals only then */
 };
-
-/* The CPUs this process may run on (taskset, a container's cpuset), not just those online. */
-static int usable_cpus(void) {
-        cpu_set_t set;
-
-        if (sched_getaffinity(0, sizeof set, &set) == 0)
-                return CPU_COUNT(&set);
-        return (int) sysconf(_SC_NPROCESSORS_ONLN);
-}
 
 bool prefetch_wanted(size_t n_names) {
         const char *e = getenv("BOOTRACE_PREFETCH");

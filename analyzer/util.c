@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <limits.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <strings.h>
 #include <sys/stat.h>
@@ -462,4 +463,12 @@ char *escape_control(const char *s) {
         }
         *o = 0;
         return r;
+}
+
+int usable_cpus(void) {
+        cpu_set_t set;
+
+        if (sched_getaffinity(0, sizeof set, &set) == 0)
+                return CPU_COUNT(&set);
+        return (int) sysconf(_SC_NPROCESSORS_ONLN);
 }

@@ -53,6 +53,9 @@ static inline void closep(int *fd) {
                 close(*fd);
 }
 
+/* The CPUs this process may run on (taskset, a container's cpuset), not just those online. */
+int usable_cpus(void);
+
 /* qsort() of nothing or one element does nothing, also with a NULL array (qsort()'s own contract forbids that) */
 static inline void qsort_safe(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
         if (n > 1)

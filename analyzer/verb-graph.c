@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "graph-report.h"
+#include "print-chunked.h"
 #include "json.h"
 #include "lint-run.h"
 #include "model.h"
@@ -112,30 +113,43 @@ static void prefetch_edge(const Graph *g, size_t i, bool strings) {
 
 /* One line of the text output: from, type, to, systemd's origin label and ours, tab-separated. Millions of them
  * for a large tree: no format string, no allocation. */
-static void print_row(const char *from, const char *type, const char *to, const char *sd, const Origin *o) {
+static void print_row(FILE *f, const char *from, const char *type, const char *to, const char *sd, const Origin *o) {
         const char *cols[] = { from, type, to, sd };
 
         for (size_t k = 0; k < ELEMENTSOF(cols); k++) {
-                fputs_unlocked(strna(cols[k]), stdout);
-                fputc_unlocked('\t', stdout);
+                fputs_unlocked(strna(cols[k]), f);
+                fputc_unlocked('\t', f);
         }
-        origin_print_text(stdout, o);
-        fputc_unlocked('\n', stdout);
+        origin_print_text(f, o);
+        fputc_unlocked('\n', f);
 }
 
-static void print_text(const Model *m, bool all) {
-        Graph *g = model_graph(m);
+typedef struct TextEdges {
+        const Model *m;
+        bool all;
+} TextEdges;
 
-        for (size_t i = 0; i < graph_edge_count(g); i++) {
+/* The rows of edges [begin, end): on two threads at once (print_chunked()), reading the finished model only. */
+static void print_text_edges(FILE *f, size_t begin, size_t end, void *userdata) {
+        const TextEdges *t = userdata;
+        const Graph *g = model_graph(t->m);
+
+        for (size_t i = begin; i < end; i++) {
                 const GraphEdge *e = graph_edge(g, i);
                 const Origin *o = graph_origin(g, e->origin);
 
                 prefetch_edge(g, i + 16, false);
                 prefetch_edge(g, i + 8, true);
-                if (wanted(m, model_unit_of_node(m, e->from), all))
-                        print_row(graph_node_name(g, e->from), dep_type_to_string(e->type), graph_node_name(g, e->to),
-                                  sd_origin_to_string(o->sd), o);
+                if (wanted(t->m, model_unit_of_node(t->m, e->from), t->all))
+                        print_row(f, graph_node_name(g, e->from), dep_type_to_string(e->type),
+                                  graph_node_name(g, e->to), sd_origin_to_string(o->sd), o);
         }
+}
+
+static void print_text(const Model *m, bool all) {
+        Graph *g = model_graph(m);
+
+        print_chunked(stdout, graph_edge_count(g), print_text_edges, &(TextEdges) { m, all });
         for (size_t i = 0; i < model_unit_count(m); i++) {
                 const ModelUnit *mu = model_unit(m, i);
                 if (!wanted(m, mu, all))
@@ -144,7 +158,7 @@ static void print_text(const Model *m, bool all) {
                         const MountsFor *mf = &mu->mounts_for[k];
                         for (SdOrigin s = 0; s < _SD_ORIGIN_MAX; s++)
                                 if (mf->sd_mask & (1U << s))
-                                        print_row(mu->unit->id, mf->wants ? "WantsMountsFor" : "RequiresMountsFor",
+                                        print_row(stdout, mu->unit->id, mf->wants ? "WantsMountsFor" : "RequiresMountsFor",
                                                   mf->path, sd_origin_to_string(s), graph_origin(g, mf->origin));
                 }
         }
