@@ -69,6 +69,14 @@ static void load_entry(Prefetch *p, Entry *e) {
                 pthread_cond_broadcast(&p->done);
 }
 
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+        __asm__ __volatile__("yield");
+#endif
+}
+
 static void *worker(void *userdata) {
         Prefetch *p = userdata;
 
@@ -76,6 +84,15 @@ static void *worker(void *userdata) {
         for (;;) {
                 Entry *e;
 
+                if (!p->stop && p->worker_next == p->n_entries) {
+                        /* the model names the next unit within microseconds, mostly: watching for it briefly is
+                         * cheaper, for both, than sleeping and being woken */
+                        size_t seen = p->worker_next;
+                        pthread_mutex_unlock(&p->lock);
+                        for (unsigned i = 0; i < 4000 && __atomic_load_n(&p->n_entries, __ATOMIC_RELAXED) == seen; i++)
+                                cpu_relax();
+                        pthread_mutex_lock(&p->lock);
+                }
                 while (!p->stop && p->worker_next == p->n_entries) {
                         p->worker_waits = true;
                         pthread_cond_wait(&p->more, &p->lock);
@@ -127,7 +144,8 @@ void prefetch_hint(Prefetch *p, const char *name) {
         }
         pthread_mutex_lock(&p->lock);
         if (GREEDY_REALLOC(p->entries, p->allocated, p->n_entries + 1) >= 0) {
-                p->entries[p->n_entries++] = TAKE_PTR(e);
+                p->entries[p->n_entries] = TAKE_PTR(e);
+                __atomic_store_n(&p->n_entries, p->n_entries + 1, __ATOMIC_RELAXED); /* the worker watches it */
                 if (p->worker_waits)
                         pthread_cond_signal(&p->more);
         }
@@ -135,13 +153,6 @@ void prefetch_hint(Prefetch *p, const char *name) {
         entry_free(e);
 }
 
-static inline void cpu_relax(void) {
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#elif defined(__aarch64__) || defined(__arm__)
-        __asm__ __volatile__("yield");
-#endif
-}
 
 /* Waits until the worker is through with e. Called with the lock held. */
 static void wait_loaded(Prefetch *p, Entry *e) {
