@@ -199,17 +199,14 @@ int graph_add_edge(Graph *g, uint32_t from, DepType type, uint32_t to, uint32_t 
         return 0;
 }
 
-static int edge_cmp(const void *x, const void *y) {
-        const GraphEdge *a = x, *b = y;
-        if (a->from != b->from)
-                return a->from < b->from ? -1 : 1;
-        if (a->type != b->type)
-                return a->type < b->type ? -1 : 1;
-        if (a->to != b->to)
-                return a->to < b->to ? -1 : 1;
-        if (a->origin != b->origin)
-                return a->origin < b->origin ? -1 : 1;
-        return 0;
+/* Edges in the order (from, type, to, origin), as two 64-bit keys: the sort compares millions of pairs, inline */
+static inline __attribute__((always_inline)) int edge_order(const GraphEdge *a, const GraphEdge *b) {
+        uint64_t a1 = (uint64_t) a->from << 32 | a->type, b1 = (uint64_t) b->from << 32 | b->type;
+        uint64_t a2 = (uint64_t) a->to << 32 | a->origin, b2 = (uint64_t) b->to << 32 | b->origin;
+
+        if (a1 != b1)
+                return a1 < b1 ? -1 : 1;
+        return a2 < b2 ? -1 : a2 > b2;
 }
 
 /* Edges are sorted in place (glibc's qsort() would allocate a copy of the array, 26 MB for 100k units): quicksort
@@ -226,9 +223,9 @@ static void edge_sift_down(GraphEdge *e, size_t start, size_t n) {
 
         while (2 * root + 1 < n) {
                 size_t child = 2 * root + 1;
-                if (child + 1 < n && edge_cmp(&e[child], &e[child + 1]) < 0)
+                if (child + 1 < n && edge_order(&e[child], &e[child + 1]) < 0)
                         child++;
-                if (edge_cmp(&e[root], &e[child]) >= 0)
+                if (edge_order(&e[root], &e[child]) >= 0)
                         return;
                 edge_swap(&e[root], &e[child]);
                 root = child;
@@ -253,18 +250,18 @@ static void edge_sort(GraphEdge *e, size_t n, unsigned depth) {
                         edge_heapsort(e, n);
                         return;
                 }
-                if (edge_cmp(&e[mid], &e[0]) < 0)
+                if (edge_order(&e[mid], &e[0]) < 0)
                         edge_swap(&e[mid], &e[0]);
-                if (edge_cmp(&e[n - 1], &e[0]) < 0)
+                if (edge_order(&e[n - 1], &e[0]) < 0)
                         edge_swap(&e[n - 1], &e[0]);
-                if (edge_cmp(&e[n - 1], &e[mid]) < 0)
+                if (edge_order(&e[n - 1], &e[mid]) < 0)
                         edge_swap(&e[n - 1], &e[mid]);
                 pivot = e[mid];
                 /* Hoare partition: e[0..j] <= pivot <= e[j+1..n-1] */
                 for (;;) {
-                        while (edge_cmp(&e[i], &pivot) < 0)
+                        while (edge_order(&e[i], &pivot) < 0)
                                 i++;
-                        while (edge_cmp(&pivot, &e[j]) < 0)
+                        while (edge_order(&pivot, &e[j]) < 0)
                                 j--;
                         if (i >= j)
                                 break;
@@ -284,7 +281,7 @@ static void edge_sort(GraphEdge *e, size_t n, unsigned depth) {
         for (size_t i = 1; i < n; i++) {
                 GraphEdge x = e[i];
                 size_t k = i;
-                for (; k > 0 && edge_cmp(&e[k - 1], &x) > 0; k--)
+                for (; k > 0 && edge_order(&e[k - 1], &x) > 0; k--)
                         e[k] = e[k - 1];
                 e[k] = x;
         }
@@ -303,7 +300,7 @@ static void edge_merge_tail(GraphEdge *e, size_t k, const GraphEdge *tail, size_
         size_t i = k, j = m, w = k + m;
 
         while (j > 0) {
-                if (i > 0 && edge_cmp(&e[i - 1], &tail[j - 1]) > 0)
+                if (i > 0 && edge_order(&e[i - 1], &tail[j - 1]) > 0)
                         e[--w] = e[--i];
                 else
                         e[--w] = tail[--j];
@@ -330,7 +327,7 @@ int graph_finish(Graph *g) {
         {
                 /* edges added since the last finish come after the sorted ones: sort just those, and merge */
                 size_t k = 1, m;
-                while (k < g->n_edges && edge_cmp(&g->edges[k - 1], &g->edges[k]) <= 0)
+                while (k < g->n_edges && edge_order(&g->edges[k - 1], &g->edges[k]) <= 0)
                         k++;
                 m = g->n_edges - MIN(k, g->n_edges);
                 if (m > 0 && k > m) {
@@ -345,7 +342,7 @@ int graph_finish(Graph *g) {
                         edge_sort(g->edges, g->n_edges, sort_depth(g->n_edges));
         }
         for (size_t i = 0; i < g->n_edges; i++)
-                if (g->edges[i].from != g->edges[i].to && (n == 0 || edge_cmp(&g->edges[n - 1], &g->edges[i]) != 0))
+                if (g->edges[i].from != g->edges[i].to && (n == 0 || edge_order(&g->edges[n - 1], &g->edges[i]) != 0))
                         g->edges[n++] = g->edges[i];
         g->n_edges = n;
 
