@@ -214,6 +214,7 @@ static int dir_suffix_index(const char *name) {
  * is left is freed (a large tree lists 100k names: the loader does not keep them twice). */
 typedef struct Listing {
         char **names;
+        unsigned char *types; /* d_type of each */
         size_t n;
 } Listing;
 
@@ -221,6 +222,7 @@ static void listing_done(Listing *x) {
         for (size_t k = 0; k < x->n; k++)
                 free(x->names[k]); /* holes where a name was taken */
         free(x->names);
+        free(x->types);
 }
 
 static int build_name_map(Loader *l, DiagList *diags) {
@@ -233,7 +235,7 @@ static int build_name_map(Loader *l, DiagList *diags) {
 
                 if (!d->resolved)
                         continue;
-                r = root_list_dir(d->root, d->path, &ls.names);
+                r = root_list_dir_types(d->root, d->path, &ls.names, &ls.types);
                 d->listed = r >= 0;
                 ls.n = r >= 0 ? strv_length(ls.names) : 0;
                 for (size_t k = 0; k < ls.n; k++) {
@@ -268,7 +270,10 @@ static int build_name_map(Loader *l, DiagList *diags) {
                         p = path_join(d->path, *n);
                         if (!p)
                                 return -ENOMEM;
-                        t = root_entry_type(d->root, p);
+                        /* the listing's type, if it gives one of these; else a look at the entry itself */
+                        t = ls.types[k];
+                        if (t != DT_REG && t != DT_LNK && t != DT_DIR)
+                                t = root_entry_type(d->root, p);
                         if (t == DT_UNKNOWN) {
                                 /* systemd skips FIFOs, devices and sockets silently; say so */
                                 _cleanup_(freep) char *disp = root_display_path(d->root, p);

@@ -1024,7 +1024,44 @@ fail:
         return -ENOMEM;
 }
 
+typedef struct ListEntry {
+        char *name;
+        unsigned char type;
+} ListEntry;
+
+static int list_entry_cmp(const void *a, const void *b) {
+        return strcmp(((const ListEntry *) a)->name, ((const ListEntry *) b)->name);
+}
+
+/* names[0..n) and types[0..n) sorted by name, together: into ret_names (the strv names was) and ret_types */
+static int sort_listing(char **names, unsigned char *types, size_t n, char ***ret_names, unsigned char **ret_types) {
+        _cleanup_(freep) ListEntry *l = NULL;
+
+        if (!ret_types) {
+                strv_sort(names);
+                *ret_names = names;
+                return 0;
+        }
+        l = malloc(sizeof(ListEntry) * (n + 1));
+        if (!l)
+                return -ENOMEM;
+        for (size_t i = 0; i < n; i++)
+                l[i] = (ListEntry) { names[i], types[i] };
+        qsort_safe(l, n, sizeof(ListEntry), list_entry_cmp);
+        for (size_t i = 0; i < n; i++) {
+                names[i] = l[i].name;
+                types[i] = l[i].type;
+        }
+        *ret_names = names;
+        *ret_types = types;
+        return 0;
+}
+
 int root_list_dir(const Root *r, const char *path, char ***ret_names) {
+        return root_list_dir_types(r, path, ret_names, NULL);
+}
+
+int root_list_dir_types(const Root *r, const char *path, char ***ret_names, unsigned char **ret_types) {
         _cleanup_(closep) int pfd = -EBADF;
         _cleanup_(strv_freep) char **names = NULL;
         _cleanup_(freep) char *resolved = NULL;
@@ -1046,13 +1083,19 @@ int root_list_dir(const Root *r, const char *path, char ***ret_names) {
                 if (dn->type != DT_DIR)
                         return -ENOTDIR;
                 names = calloc(hashmap_size(&dn->children) + 1, sizeof(char *));
-                if (!names)
+                types = malloc(hashmap_size(&dn->children) + 1);
+                if (!names || !types)
                         return -ENOMEM;
-                HASHMAP_FOREACH_ENTRY(c, &dn->children)
+                HASHMAP_FOREACH_ENTRY(c, &dn->children) {
+                        types[n] = (unsigned char) ((const MemNode *) c->value)->type;
                         if (!(names[n++] = strdup(c->key)))
                                 return -ENOMEM;
-                strv_sort(names);
-                *ret_names = TAKE_PTR(names);
+                }
+                if (sort_listing(names, types, n, ret_names, ret_types) < 0)
+                        return -ENOMEM;
+                names = NULL;
+                if (ret_types)
+                        types = NULL;
                 return 0;
         }
         e = root_chase(r, path, 0,
@@ -1088,10 +1131,15 @@ int root_list_dir(const Root *r, const char *path, char ***ret_names) {
         }
         if (!names && !(names = calloc(1, sizeof(char *))))
                 return -ENOMEM;
+        if (!types && !(types = malloc(1)))
+                return -ENOMEM;
         if (resolved && !hashmap_get(&r->cache->dirs, path) && cache_dir(r, path, &resolved, &pfd, names, types, n) < 0)
                 return -ENOMEM;
-        strv_sort(names);
-        *ret_names = TAKE_PTR(names);
+        if (sort_listing(names, types, n, ret_names, ret_types) < 0)
+                return -ENOMEM;
+        names = NULL;
+        if (ret_types)
+                types = NULL;
         return 0;
 }
 

@@ -86,6 +86,9 @@ int root_entry_type(const Root *r, const char *path);
 /* Lists the names in a directory (resolved inside the root), sorted, without "." and "..". -ENOENT if missing,
  * -ENOTDIR if not a directory. */
 int root_list_dir(const Root *r, const char *path, char ***ret_names);
+/* root_list_dir() with each name's d_type from the listing in *ret_types, in the names' order (DT_UNKNOWN where the
+ * file system does not say: ask root_entry_type()). */
+int root_list_dir_types(const Root *r, const char *path, char ***ret_names, unsigned char **ret_types);
 
 /* The path to show users: the root's own path joined with path (or path alone for the host); for an in-memory
  * root the display prefix of the entry's origin followed by the in-tree path without its leading "/". */

@@ -103,6 +103,28 @@ static void common_checks(const Root *r) {
                        streq(names[0], "a.service"),
                "list a directory through a symlink");
         {
+                /* the listing's types: those root_entry_type() gives, in the order of root_list_dir()'s names */
+                _cleanup_(strv_freep) char **plain = NULL, **typed = NULL;
+                _cleanup_(freep) unsigned char *types = NULL;
+                size_t n = 0, agree = 0;
+
+                if (root_list_dir(r, "/etc/systemd/system", &plain) == 0 &&
+                    root_list_dir_types(r, "/etc/systemd/system", &typed, &types) == 0) {
+                        n = strv_length(plain);
+                        for (size_t i = 0; i < n && typed[i]; i++) {
+                                _cleanup_(freep) char *p = path_join("/etc/systemd/system", typed[i]);
+                                int t = types[i], e = p ? root_entry_type(r, p) : -ENOMEM;
+                                if (streq(plain[i], typed[i]) &&
+                                    (t == DT_REG || t == DT_LNK || t == DT_DIR ? e == t : e == DT_UNKNOWN))
+                                        agree++;
+                                else
+                                        tap_diag("%s: listed as %d, root_entry_type() %d", typed[i], t, e);
+                        }
+                }
+                tap_ok(n > 5 && agree == n && strv_length(typed) == n,
+                       "listing with types: %zu of %zu names and types as root_entry_type() says", agree, n);
+        }
+        {
                 _cleanup_(freep) char *t = NULL;
                 tap_ok(root_readlink(r, "/etc/systemd/system/alias.service", &t) == 0 &&
                                streq(t, "/lib/systemd/system/a.service"),
