@@ -185,6 +185,16 @@ static const char *type_section(const ModelUnit *mu) {
 /* The effective value of section.key (section NULL: the unit type's own), after normalisations. For list keys
  * the effective assignments joined by spaces. NULL when unset or empty. *ret_free gets an allocation to free. */
 /* Assignment i of the unit is an effective one of section.key. */
+/* A bit for a key, of 64: the rules ask each unit about some fifty keys, most of which it does not set. A unit's
+ * effective keys as such bits (st_keys) tell most of those at once, without a look at its settings. */
+static uint64_t setting_key_bit(const char *key) {
+        unsigned a = (unsigned char) key[0], b = a ? (unsigned char) key[1] : 0, c = b ? (unsigned char) key[2] : 0,
+                 d = c ? (unsigned char) key[3] : 0;
+        unsigned h = ((a * 31u + b) * 31u + c) * 31u + d;
+
+        return UINT64_C(1) << ((h ^ (h >> 6)) & 63);
+}
+
 static bool setting_matches(const ModelUnit *mu, size_t i, const char *section, const char *key) {
         const Setting *s = &mu->unit->settings[i];
         return mu->st[i] == SETTING_EFFECTIVE && streq(s->key, key) && streq(s->section, section);
@@ -206,7 +216,7 @@ static const char *setting_value(const Model *m, const ModelUnit *mu, const char
                 if (!section)
                         return NULL;
         }
-        if (!u || !mu->st)
+        if (!u || !mu->st || !(mu->st_keys & setting_key_bit(key)))
                 return NULL;
         /* most units do not set most keys: find the assignments before asking the rules what kind of key it is */
         for (size_t i = 0; i < u->n_settings; i++)
@@ -990,6 +1000,9 @@ static int load_one(Model *m, const char *name, ModelUnit **ret) {
         r = unit_settings_classify(mu->unit, m->rules, m->opts.systemd, &mu->st, mu->base ? &scratch : m->diags);
         if (r < 0)
                 return r;
+        for (size_t i = 0; i < mu->unit->n_settings; i++)
+                if (mu->st[i] == SETTING_EFFECTIVE)
+                        mu->st_keys |= setting_key_bit(mu->unit->settings[i].key);
         if (unit_verify(mu->unit, mu->st, m->opts.systemd, mu->base ? &scratch : m->diags) > 0)
                 mu->unit->load_state = LOAD_BAD_SETTING;
         /* units of these types exist without a file only when the manager made them or the kernel has them */

@@ -39,6 +39,7 @@ typedef struct MountsFor {
 typedef struct ModelUnit {
         Unit *unit;
         SettingStatus *st;
+        uint64_t st_keys;   /* which keys the effective settings have, as bits of setting_key_bit() */
         uint32_t node;
         bool base;          /* from the embedded base model */
         bool loaded;        /* load state "loaded" (a unit without a file may be loaded: slices, -.mount, ...) */
