@@ -7,7 +7,6 @@
 
 #include "unit-file.h"
 
-#define WHITESPACE " \t\n\r"
 #define COMMENTS "#;"
 #define UTF8_BOM "\xef\xbb\xbf"
 

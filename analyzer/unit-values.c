@@ -34,8 +34,6 @@ int setting_expand(const Unit *u, const Setting *s, unsigned v, char **ret, Diag
         return expand_one(u, s, s->value, SPECIFIER_USE_VALUE, v, ret, diags);
 }
 
-#define WHITESPACE " \t\n\r"
-
 int setting_unit_names_foreach(const Unit *u, const Setting *s, unsigned v, DiagList *diags,
                                int (*f)(const char *name, void *userdata), void *userdata) {
         /* split on whitespace only, as words_split_plain() does: quotes and backslashes are kept */

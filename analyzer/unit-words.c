@@ -6,8 +6,6 @@
 
 #include "unit-words.h"
 
-#define WHITESPACE " \t\n\r"
-
 static bool is_ws(char c) {
         return c != 0 && strchr(WHITESPACE, c);
 }

@@ -53,6 +53,9 @@ static inline void closep(int *fd) {
                 close(*fd);
 }
 
+/* What separates words in unit settings, as systemd's WHITESPACE */
+#define WHITESPACE " \t\n\r"
+
 /* The CPUs this process may run on (taskset, a container's cpuset), not just those online. */
 int usable_cpus(void);
 
