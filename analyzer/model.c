@@ -917,6 +917,8 @@ static int register_unit(Model *m, ModelUnit *mu) {
         if (r < 0 && r != -EEXIST)
                 return r;
         STRV_FOREACH(n, mu->unit->names) {
+                if (streq(*n, mu->unit->id))
+                        continue; /* put just above (the loader lists the id first) */
                 r = hashmap_put(&m->by_name, *n, mu);
                 if (r < 0 && r != -EEXIST)
                         return r;
@@ -924,7 +926,8 @@ static int register_unit(Model *m, ModelUnit *mu) {
         return 0;
 }
 
-static int load_one(Model *m, const char *name, ModelUnit **ret) {
+/* Loads name, which the model does not have under that name, and adds it (or its unit's new names). */
+static int load_absent(Model *m, const char *name, ModelUnit **ret) {
         _cleanup_(diag_list_done) DiagList scratch = {};
         _cleanup_(unit_freep) Unit *u = NULL;
         ModelUnit *mu, *existing;
@@ -932,13 +935,6 @@ static int load_one(Model *m, const char *name, ModelUnit **ret) {
         _cleanup_(freep) char *f = NULL;
         int r, lr = 0;
 
-        existing = hashmap_get(&m->by_name, name);
-        if (existing) {
-                if (m->prefetch)
-                        prefetch_skip(m->prefetch, name);
-                *ret = existing;
-                return 0;
-        }
         r = m->prefetch ? prefetch_take(m->prefetch, name, &u, m->diags, &lr) : 0;
         if (r < 0)
                 return r;
@@ -970,8 +966,8 @@ static int load_one(Model *m, const char *name, ModelUnit **ret) {
                         u = b;
                 }
         }
-        /* loaded through an alias of a unit we have already */
-        existing = hashmap_get(&m->by_name, u->id);
+        /* loaded through an alias of a unit we have already (under the name asked for, it was not there) */
+        existing = streq(u->id, name) ? NULL : hashmap_get(&m->by_name, u->id);
         if (existing) {
                 STRV_FOREACH(n, u->names)
                         if (!hashmap_get(&m->by_name, *n)) {
@@ -1032,17 +1028,34 @@ static int load_one(Model *m, const char *name, ModelUnit **ret) {
         return 0;
 }
 
+/* Loads the queued name, unless the model has it by now. */
+static int load_one(Model *m, const char *name, ModelUnit **ret) {
+        ModelUnit *existing = hashmap_get(&m->by_name, name);
+
+        if (existing) {
+                if (m->prefetch)
+                        prefetch_skip(m->prefetch, name);
+                *ret = existing;
+                return 0;
+        }
+        return load_absent(m, name, ret);
+}
+
 int model_add(Model *m, const char *name, ModelUnit **ret) {
         ModelUnit *mu;
         int r;
 
         if (!unit_name_is_valid(name, UNIT_NAME_ANY))
                 return -EINVAL;
-        if (m->prefetch && !hashmap_get(&m->by_name, name))
-                prefetch_hint(m->prefetch, name);
-        r = load_one(m, name, &mu);
-        if (r < 0)
-                return r;
+        mu = hashmap_get(&m->by_name, name);
+        if (!mu) {
+                /* not queued (that is, not hinted) before: the worker loads it next */
+                if (m->prefetch)
+                        prefetch_hint(m->prefetch, name);
+                r = load_absent(m, name, &mu);
+                if (r < 0)
+                        return r;
+        }
         mu->target = true;
         while (m->head_queue < m->n_queue) {
                 _cleanup_(freep) char *n = m->queue[m->head_queue++];
