@@ -8,7 +8,8 @@
 #include "rules.h"
 #include "unit.h"
 
-typedef enum SettingStatus {
+/* one byte (packed): a large tree has a million settings, each with its status */
+typedef enum __attribute__((packed)) SettingStatus {
         SETTING_EFFECTIVE,
         SETTING_OVERRIDDEN,  /* single-valued key assigned again later */
         SETTING_RESET,       /* a later empty assignment cleared the list */
