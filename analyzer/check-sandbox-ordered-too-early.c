@@ -7,11 +7,11 @@
 
 int check_sandbox_ordered_too_early(const LintContext *c, ModelUnit *u, FindingList *out) {
         const Graph *g = model_graph(c->model);
-        const uint32_t *e;
-        size_t n = graph_out(g, u->node, &e);
+        EdgeSet e = graph_out(g, u->node);
+        size_t n = e.n;
 
         for (size_t i = 0; i < n; i++) {
-                const GraphEdge *ed = graph_edge(g, e[i]);
+                const GraphEdge *ed = graph_edge(g, edge_set_get(&e, i));
                 const Origin *o = graph_origin(g, ed->origin);
                 _cleanup_(freep) uint32_t *chain = NULL;
                 _cleanup_(freep) char *d = NULL;
@@ -49,7 +49,7 @@ int check_sandbox_ordered_too_early(const LintContext *c, ModelUnit *u, FindingL
                 }
                 if (o->detail)
                         (void) lint_value(u, "Service", o->detail, &s);
-                d = lint_describe_edge(c, e[i]);
+                d = lint_describe_edge(c, edge_set_get(&e, i));
                 if (!d)
                         return -ENOMEM;
                 f = lint_finding(c, out, "sandbox-ordered-too-early", u,

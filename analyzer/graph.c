@@ -16,7 +16,7 @@ struct Graph {
         struct {
                 const char *from, *interned;
         } recent[64];       /* callers intern the same file name or rule id again and again: by address first */
-        uint32_t *out_start, *out_edges, *in_start, *in_edges; /* CSR indexes, valid when finished */
+        uint32_t *out_start, *in_start, *in_edges; /* CSR indexes, valid when finished (out-edges are runs) */
         bool finished;
         /* Caches of graph_ordered_after(), built on first use after graph_finish() and dropped with the indexes.
          * order_comp: each node's strongly connected component of the "runs after" relation, numbered in the
@@ -85,7 +85,6 @@ static void drop_order_caches(Graph *g) {
 static void drop_indexes(Graph *g) {
         drop_order_caches(g);
         g->out_start = mfree(g->out_start);
-        g->out_edges = mfree(g->out_edges);
         g->in_start = mfree(g->in_start);
         g->in_edges = mfree(g->in_edges);
         g->finished = false;
@@ -348,13 +347,12 @@ int graph_finish(Graph *g) {
 
         g->out_start = calloc(g->n_nodes + 1, sizeof(uint32_t));
         g->in_start = calloc(g->n_nodes + 1, sizeof(uint32_t));
-        g->out_edges = malloc(sizeof(uint32_t) * (n + 1));
         g->in_edges = malloc(sizeof(uint32_t) * (n + 1));
-        if (!g->out_start || !g->in_start || !g->out_edges || !g->in_edges) {
+        if (!g->out_start || !g->in_start || !g->in_edges) {
                 drop_indexes(g);
                 return -ENOMEM;
         }
-        /* counting sort by node: the edge array is already sorted by from, so out_edges is the identity */
+        /* counting sort by node for the in-edges; the edge array is sorted by from, so out-edges need no list */
         for (size_t i = 0; i < n; i++) {
                 g->out_start[g->edges[i].from + 1]++;
                 g->in_start[g->edges[i].to + 1]++;
@@ -371,7 +369,6 @@ int graph_finish(Graph *g) {
                 }
                 for (size_t i = 0; i < n; i++) {
                         uint32_t t = g->edges[i].to;
-                        g->out_edges[i] = (uint32_t) i;
                         g->in_edges[g->in_start[t] + fill[t]++] = (uint32_t) i;
                 }
         }
@@ -387,39 +384,33 @@ const GraphEdge *graph_edge(const Graph *g, size_t i) {
         return i < g->n_edges ? &g->edges[i] : NULL;
 }
 
-size_t graph_out(const Graph *g, uint32_t node, const uint32_t **ret) {
-        if (!g->finished || node >= g->n_nodes) {
-                *ret = NULL;
-                return 0;
-        }
-        *ret = g->out_edges + g->out_start[node];
-        return g->out_start[node + 1] - g->out_start[node];
+EdgeSet graph_out(const Graph *g, uint32_t node) {
+        if (!g->finished || node >= g->n_nodes)
+                return (EdgeSet) {};
+        return (EdgeSet) { .first = g->out_start[node], .n = g->out_start[node + 1] - g->out_start[node] };
 }
 
-size_t graph_in(const Graph *g, uint32_t node, const uint32_t **ret) {
-        if (!g->finished || node >= g->n_nodes) {
-                *ret = NULL;
-                return 0;
-        }
-        *ret = g->in_edges + g->in_start[node];
-        return g->in_start[node + 1] - g->in_start[node];
+EdgeSet graph_in(const Graph *g, uint32_t node) {
+        if (!g->finished || node >= g->n_nodes)
+                return (EdgeSet) {};
+        return (EdgeSet) { .list = g->in_edges + g->in_start[node], .n = g->in_start[node + 1] - g->in_start[node] };
 }
 
 bool graph_has_edge(const Graph *g, uint32_t from, DepType t, uint32_t to) {
-        const uint32_t *e;
-        size_t n = graph_out(g, from, &e);
+        EdgeSet e = graph_out(g, from);
+        size_t n = e.n;
 
         /* edges of one node are sorted by (type, to): binary search */
         size_t lo = 0, hi = n;
         while (lo < hi) {
                 size_t mid = (lo + hi) / 2;
-                const GraphEdge *m = &g->edges[e[mid]];
+                const GraphEdge *m = &g->edges[edge_set_get(&e, mid)];
                 if (m->type < t || (m->type == t && m->to < to))
                         lo = mid + 1;
                 else
                         hi = mid;
         }
-        return lo < n && g->edges[e[lo]].type == t && g->edges[e[lo]].to == to;
+        return lo < n && g->edges[edge_set_get(&e, lo)].type == t && g->edges[edge_set_get(&e, lo)].to == to;
 }
 
 /* The "runs after" relation: x runs after y when x has After=y or y has Before=x. ra_start/ra_next/ra_edge list,
@@ -437,21 +428,23 @@ static int runs_after_index(Graph *g) {
         if (!g->ra_start || !g->ra_next || !g->ra_edge)
                 return -ENOMEM;
         for (uint32_t x = 0; x < g->n_nodes; x++) {
-                const uint32_t *e;
+                EdgeSet e;
                 size_t m;
 
                 g->ra_start[x] = (uint32_t) k;
-                m = graph_out(g, x, &e);
+                e = graph_out(g, x);
+                m = e.n;
                 for (size_t i = 0; i < m; i++)
-                        if (g->edges[e[i]].type == DEP_AFTER) {
-                                g->ra_next[k] = g->edges[e[i]].to;
-                                g->ra_edge[k++] = e[i];
+                        if (g->edges[edge_set_get(&e, i)].type == DEP_AFTER) {
+                                g->ra_next[k] = g->edges[edge_set_get(&e, i)].to;
+                                g->ra_edge[k++] = edge_set_get(&e, i);
                         }
-                m = graph_in(g, x, &e);
+                e = graph_in(g, x);
+                m = e.n;
                 for (size_t i = 0; i < m; i++)
-                        if (g->edges[e[i]].type == DEP_BEFORE) {
-                                g->ra_next[k] = g->edges[e[i]].from;
-                                g->ra_edge[k++] = e[i];
+                        if (g->edges[edge_set_get(&e, i)].type == DEP_BEFORE) {
+                                g->ra_next[k] = g->edges[edge_set_get(&e, i)].from;
+                                g->ra_edge[k++] = edge_set_get(&e, i);
                         }
         }
         g->ra_start[g->n_nodes] = (uint32_t) k;
@@ -546,10 +539,10 @@ static uint8_t *units_after(const Graph *g, uint32_t b) {
                 uint32_t y = queue[head++];
                 for (int dir = 0; dir < 2; dir++) {
                         /* x After= y (edges into y), and y Before= x (edges out of y) */
-                        const uint32_t *e;
-                        size_t n = dir == 0 ? graph_in(g, y, &e) : graph_out(g, y, &e);
+                        EdgeSet e = dir == 0 ? graph_in(g, y) : graph_out(g, y);
+                        size_t n = e.n;
                         for (size_t i = 0; i < n; i++) {
-                                const GraphEdge *ed = &g->edges[e[i]];
+                                const GraphEdge *ed = &g->edges[edge_set_get(&e, i)];
                                 uint32_t x = dir == 0 ? ed->from : ed->to;
                                 if (ed->type != (dir == 0 ? DEP_AFTER : DEP_BEFORE) || bit_get(seen, x))
                                         continue;
@@ -688,10 +681,10 @@ int graph_reach(const Graph *g, uint32_t start, unsigned mask, uint8_t **ret) {
         queue[tail++] = start;
         bit_set(seen, start);
         while (head < tail) {
-                const uint32_t *e;
-                size_t n = graph_out(g, queue[head++], &e);
+                EdgeSet e = graph_out(g, queue[head++]);
+                size_t n = e.n;
                 for (size_t i = 0; i < n; i++) {
-                        const GraphEdge *ed = &g->edges[e[i]];
+                        const GraphEdge *ed = &g->edges[edge_set_get(&e, i)];
                         if (!(mask & DEP_MASK(ed->type)) || bit_get(seen, ed->to))
                                 continue;
                         bit_set(seen, ed->to);

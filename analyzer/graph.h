@@ -77,8 +77,18 @@ size_t graph_remove_edges(Graph *g, bool (*drop)(const GraphEdge *e, void *userd
 size_t graph_edge_count(const Graph *g);
 const GraphEdge *graph_edge(const Graph *g, size_t i);
 /* After graph_finish(): the edges leaving node (indexes into the edge array, sorted), and those arriving. */
-size_t graph_out(const Graph *g, uint32_t node, const uint32_t **ret);
-size_t graph_in(const Graph *g, uint32_t node, const uint32_t **ret);
+/* A node's edges, as indexes into the edge array: its out-edges are a run (the array is sorted by from), its
+ * in-edges a list. Empty for a graph not finished. */
+typedef struct EdgeSet {
+        const uint32_t *list; /* NULL: the run first, first + 1, ... */
+        uint32_t first;
+        size_t n;
+} EdgeSet;
+static inline uint32_t edge_set_get(const EdgeSet *s, size_t k) {
+        return s->list ? s->list[k] : s->first + (uint32_t) k;
+}
+EdgeSet graph_out(const Graph *g, uint32_t node);
+EdgeSet graph_in(const Graph *g, uint32_t node);
 /* Is there an edge from -> to of type t (any origin)? */
 bool graph_has_edge(const Graph *g, uint32_t from, DepType t, uint32_t to);
 

@@ -1152,7 +1152,7 @@ static int sim_dispatch(LoadSim *s) {
         while (s->n_work > 0) {
                 uint32_t node = s->work[--s->n_work];
                 ModelUnit *mu = model_unit_of_node(m, node);
-                const uint32_t *e;
+                EdgeSet e;
                 size_t n;
 
                 if (s->state[node] & SIM_LOADED)
@@ -1164,9 +1164,10 @@ static int sim_dispatch(LoadSim *s) {
                         s->state[node] |= SIM_STUB;
                         continue;
                 }
-                n = graph_out(m->graph, node, &e);
+                e = graph_out(m->graph, node);
+                n = e.n;
                 for (size_t i = 0; i < n; i++) {
-                        r = sim_push(s, graph_edge(m->graph, e[i])->to);
+                        r = sim_push(s, graph_edge(m->graph, edge_set_get(&e, i))->to);
                         if (r < 0)
                                 return r;
                 }
@@ -1330,7 +1331,7 @@ typedef struct NewEdge {
 /* Collects the After= edges of one deferred <after-pulled>; they are added only after every deferred action has
  * looked at the graph, so that none of them sees another's edges (and the index stays valid meanwhile). */
 static int run_after_pulled(Model *m, const Deferred *d, NewEdge **add, size_t *n_add, size_t *alloc_add) {
-        const uint32_t *e;
+        EdgeSet e;
         size_t n;
         uint32_t origin;
         int r;
@@ -1338,9 +1339,10 @@ static int run_after_pulled(Model *m, const Deferred *d, NewEdge **add, size_t *
         r = rule_origin(m, d->rule, &origin);
         if (r < 0)
                 return r;
-        n = graph_out(m->graph, d->mu->node, &e);
+        e = graph_out(m->graph, d->mu->node);
+        n = e.n;
         for (size_t i = 0; i < n; i++) {
-                const GraphEdge *ed = graph_edge(m->graph, e[i]);
+                const GraphEdge *ed = graph_edge(m->graph, edge_set_get(&e, i));
                 ModelUnit *other;
 
                 if (!(d->action->deps & DEP_MASK(ed->type)) || ed->to == d->mu->node)

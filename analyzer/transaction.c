@@ -71,11 +71,11 @@ int transaction_build(const Model *m, const char *anchor, Transaction **ret, Dia
         queue[tail++] = a;
         while (head < tail) {
                 uint32_t x = queue[head++];
-                const uint32_t *e;
-                size_t n = graph_out(g, x, &e);
+                EdgeSet e = graph_out(g, x);
+                size_t n = e.n;
 
                 for (size_t i = 0; i < n; i++) {
-                        const GraphEdge *ed = graph_edge(g, e[i]);
+                        const GraphEdge *ed = graph_edge(g, edge_set_get(&e, i));
                         bool required = ed->type == DEP_REQUIRES || ed->type == DEP_BINDS_TO ||
                                         ed->type == DEP_REQUISITE;
 
@@ -92,7 +92,7 @@ int transaction_build(const Model *m, const char *anchor, Transaction **ret, Dia
                                 continue;
                         }
                         t->job[ed->to] = 1;
-                        t->pulled_by[ed->to] = e[i];
+                        t->pulled_by[ed->to] = edge_set_get(&e, i);
                         t->n_jobs++;
                         queue[tail++] = ed->to;
                 }
@@ -102,11 +102,11 @@ int transaction_build(const Model *m, const char *anchor, Transaction **ret, Dia
         queue[tail++] = a;
         while (head < tail) {
                 uint32_t x = queue[head++];
-                const uint32_t *e;
-                size_t n = graph_out(g, x, &e);
+                EdgeSet e = graph_out(g, x);
+                size_t n = e.n;
 
                 for (size_t i = 0; i < n; i++) {
-                        const GraphEdge *ed = graph_edge(g, e[i]);
+                        const GraphEdge *ed = graph_edge(g, edge_set_get(&e, i));
                         if ((ed->type != DEP_REQUIRES && ed->type != DEP_BINDS_TO && ed->type != DEP_REQUISITE) ||
                             !t->job[ed->to] || t->matters[ed->to])
                                 continue;

@@ -129,16 +129,17 @@ static int section_order(const Unit *u, char ***ret) {
 static void print_text_deps(const Model *m, const Unit *u) {
         const ModelUnit *mu = m ? model_get(m, u->id) : NULL;
         Graph *g;
-        const uint32_t *e;
+        EdgeSet e;
         size_t n;
 
         if (!mu || !mu->loaded)
                 return;
         g = model_graph(m);
         printf("\nDependencies:\n");
-        n = graph_out(g, mu->node, &e);
+        e = graph_out(g, mu->node);
+        n = e.n;
         for (size_t i = 0; i < n; i++) {
-                const GraphEdge *ed = graph_edge(g, e[i]);
+                const GraphEdge *ed = graph_edge(g, edge_set_get(&e, i));
                 _cleanup_(freep) char *t = origin_to_text(graph_origin(g, ed->origin));
                 _cleanup_(freep) char *te = t ? escape_control(t) : NULL;
                 int w = printf("%s=%s", dep_type_to_string(ed->type), graph_node_name(g, ed->to));
@@ -156,14 +157,16 @@ static void print_text_deps(const Model *m, const Unit *u) {
 static void print_json_deps(JsonWriter *w, const Model *m, const Unit *u) {
         const ModelUnit *mu = m ? model_get(m, u->id) : NULL;
         Graph *g = m ? model_graph(m) : NULL;
-        const uint32_t *e;
+        EdgeSet e = {};
         size_t n;
 
         json_key(w, "dependencies");
         json_begin_array(w);
-        n = mu && mu->loaded ? graph_out(g, mu->node, &e) : 0;
+        if (mu && mu->loaded)
+                e = graph_out(g, mu->node);
+        n = e.n;
         for (size_t i = 0; i < n; i++) {
-                const GraphEdge *ed = graph_edge(g, e[i]);
+                const GraphEdge *ed = graph_edge(g, edge_set_get(&e, i));
                 json_begin_object(w);
                 json_kv_string(w, "type", dep_type_to_string(ed->type));
                 json_kv_string(w, "unit", graph_node_name(g, ed->to));

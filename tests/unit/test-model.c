@@ -27,7 +27,7 @@ static const Origin *edge(unsigned v, const char *unit, DepType t, const char *o
         static Model *m;
         static Root *root;
         uint32_t a, b;
-        const uint32_t *e;
+        EdgeSet e;
         size_t n;
 
         m = model_free(m);
@@ -43,9 +43,10 @@ static const Origin *edge(unsigned v, const char *unit, DepType t, const char *o
                 return NULL;
         if (graph_find_node(model_graph(m), unit, &a) < 0 || graph_find_node(model_graph(m), other, &b) < 0)
                 return NULL;
-        n = graph_out(model_graph(m), a, &e);
+        e = graph_out(model_graph(m), a);
+        n = e.n;
         for (size_t i = 0; i < n; i++) {
-                const GraphEdge *ed = graph_edge(model_graph(m), e[i]);
+                const GraphEdge *ed = graph_edge(model_graph(m), edge_set_get(&e, i));
                 if (ed->type == t && ed->to == b)
                         return graph_origin(model_graph(m), ed->origin);
         }
