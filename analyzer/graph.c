@@ -184,6 +184,15 @@ int graph_add_origin(Graph *g, const Origin *o, uint32_t *ret) {
         return 0;
 }
 
+int graph_add_origin_borrowed(Graph *g, const Origin *o, uint32_t *ret) {
+        if (g->n_origins >= GRAPH_ORIGIN_MAX ||
+            GREEDY_REALLOC(g->origins, g->allocated_origins, g->n_origins + 1) < 0)
+                return -ENOMEM;
+        g->origins[g->n_origins] = *o;
+        *ret = (uint32_t) g->n_origins++;
+        return 0;
+}
+
 const Origin *graph_origin(const Graph *g, uint32_t id) {
         return id < g->n_origins ? &g->origins[id] : NULL;
 }

@@ -60,6 +60,10 @@ const char *graph_node_name(const Graph *g, uint32_t node);
 
 /* Stores a copy of o (strings interned); returns its id in *ret. */
 int graph_add_origin(Graph *g, const Origin *o, uint32_t *ret);
+/* Stores o with its strings as they are, not interned: for strings that outlive every use of the graph (a model's
+ * unit files, settings and paths live as long as the model and its graph). A large tree has hundreds of
+ * thousands of origins, each naming a file or path of its own. */
+int graph_add_origin_borrowed(Graph *g, const Origin *o, uint32_t *ret);
 const Origin *graph_origin(const Graph *g, uint32_t id);
 /* Interns a string for the graph's lifetime (NULL stays NULL). */
 const char *graph_intern(Graph *g, const char *s);

@@ -597,18 +597,20 @@ static int add_mounts_for(Model *m, ModelUnit *mu, const char *path, bool wants,
         return 0;
 }
 
+/* The origins of a unit's settings, links and paths borrow their strings from the unit: the model keeps it as
+ * long as the graph. */
 static int setting_origin(Model *m, ModelUnit *mu, const Setting *s, uint32_t *ret) {
         const Source *src = &mu->unit->sources[s->source];
-        return graph_add_origin(m->graph,
-                                &(Origin) {
-                                        .kind = src->dropin ? ORIGIN_DROPIN : ORIGIN_FILE,
-                                        .sd = SD_ORIGIN_FILE,
-                                        .file = src->path,
-                                        .line = s->line,
-                                        .detail = s->key,
-                                        .base = mu->base,
-                                },
-                                ret);
+        return graph_add_origin_borrowed(m->graph,
+                                         &(Origin) {
+                                                 .kind = src->dropin ? ORIGIN_DROPIN : ORIGIN_FILE,
+                                                 .sd = SD_ORIGIN_FILE,
+                                                 .file = src->path,
+                                                 .line = s->line,
+                                                 .detail = s->key,
+                                                 .base = mu->base,
+                                         },
+                                         ret);
 }
 
 /* One dependency setting's edges: the setting's origin is added with the first of them. */
@@ -689,10 +691,10 @@ static int add_file_edges(Model *m, ModelUnit *mu) {
 
                 if (l->masked)
                         continue;
-                r = graph_add_origin(m->graph,
-                                     &(Origin) { .kind = ORIGIN_LINK, .sd = SD_ORIGIN_FILE, .file = l->path,
-                                                 .base = mu->base },
-                                     &origin);
+                r = graph_add_origin_borrowed(m->graph,
+                                              &(Origin) { .kind = ORIGIN_LINK, .sd = SD_ORIGIN_FILE,
+                                                          .file = l->path, .base = mu->base },
+                                              &origin);
                 if (r >= 0)
                         r = add_edge_by_name(m, mu, link_dep[l->kind], l->name, origin);
                 if (r < 0)
@@ -1293,19 +1295,20 @@ static int expand_mounts_for(Model *m, ModelUnit *mu) {
 
                 if (unit_name_mounts_of_path(e->path, &names) < 0)
                         return -ENOMEM;
-                r = graph_add_origin(m->graph,
-                                     &(Origin) {
-                                             .kind = ORIGIN_MOUNTS_FOR,
-                                             .sd = SD_ORIGIN_PATH,
-                                             .file = eo ? eo->file : NULL,
-                                             .line = eo ? eo->line : 0,
-                                             .rule = eo ? eo->rule : NULL,
-                                             .class = "path",
-                                             .detail = e->path,
-                                             .version = m->opts.systemd,
-                                             .base = mu->base,
-                                     },
-                                     &origin);
+                /* the unit's path, and the strings of the origin it came with (the graph's or the unit's) */
+                r = graph_add_origin_borrowed(m->graph,
+                                              &(Origin) {
+                                                      .kind = ORIGIN_MOUNTS_FOR,
+                                                      .sd = SD_ORIGIN_PATH,
+                                                      .file = eo ? eo->file : NULL,
+                                                      .line = eo ? eo->line : 0,
+                                                      .rule = eo ? eo->rule : NULL,
+                                                      .class = "path",
+                                                      .detail = e->path,
+                                                      .version = m->opts.systemd,
+                                                      .base = mu->base,
+                                              },
+                                              &origin);
                 if (r < 0)
                         return r;
                 STRV_FOREACH(name, names) {

@@ -190,6 +190,17 @@ int main(void) {
                                 &o2) == 0, "origin 2");
         TAP_STREQ(graph_origin(g, o2)->rule, "r", "rule id kept");
         TAP_STREQ(graph_intern(g, "/a"), graph_origin(g, o1)->file, "origin strings are interned");
+        {
+                /* a borrowed origin keeps the caller's strings: the same pointers, nothing interned */
+                static const char file[] = "/borrowed/unit.service", key[] = "After";
+                uint32_t ob;
+                tap_ok(graph_add_origin_borrowed(g, &(Origin) { .kind = ORIGIN_FILE, .file = file, .line = 7,
+                                                                .detail = key },
+                                                 &ob) == 0 &&
+                               graph_origin(g, ob)->file == file && graph_origin(g, ob)->detail == key &&
+                               graph_origin(g, ob)->line == 7 && ob == o2 + 1,
+                       "a borrowed origin keeps the caller's strings");
+        }
 
         /* a After b (file), b After c... via c Before b (rule), duplicate, self edge */
         tap_ok(graph_add_edge(g, a, DEP_AFTER, b, o1) == 0, "edge a After b");
