@@ -548,18 +548,22 @@ static bool dir_has_entry(const UnitDir *d, const char *entry) {
 
 static int find_dirs(const Loader *l, const UnitDir *d, const char *name, const char *suffix, FoundDirs *out,
                      unsigned depth, DiagList *diags) {
-        _cleanup_(freep) char *path = NULL, *prefix = NULL, *instance = NULL, *built = NULL;
+        _cleanup_(freep) char *prefix = NULL, *instance = NULL, *built = NULL;
         bool is_instance = unit_name_is_valid(name, UNIT_NAME_INSTANCE);
+        char entry[UNIT_NAME_MAX + 16];
         int r;
 
         if (depth > 16)
                 return 0;
-        path = strjoin(d->path, "/", name, suffix);
-        if (!path)
-                return -ENOMEM;
         /* the directory was listed when the name map was built: most units have no such directory, and looking
-         * it up in the listing is much cheaper than resolving the path */
-        if (dir_has_entry(d, path + strlen(d->path) + 1)) {
+         * it up in the listing is much cheaper than resolving the path (and than making it) */
+        if (strlen(name) + strlen(suffix) >= sizeof entry)
+                return 0; /* no unit name is that long */
+        strcpy(stpcpy(entry, name), suffix);
+        if (dir_has_entry(d, entry)) {
+                _cleanup_(freep) char *path = strjoin(d->path, "/", entry);
+                if (!path)
+                        return -ENOMEM;
                 r = found_dirs_add(out, d->root, path, diags);
                 if (r < 0)
                         return r;
@@ -575,8 +579,8 @@ static int find_dirs(const Loader *l, const UnitDir *d, const char *name, const 
                         return r;
         }
 
-        /* prefix drop-ins ("a-b-.service.d", "a-.service.d") exist from v239 */
-        if (!version_at_least(l, 239))
+        /* prefix drop-ins ("a-b-.service.d", "a-.service.d") exist from v239; a name without a dash has none */
+        if (!version_at_least(l, 239) || !strchr(name, '-'))
                 return 0;
         if (unit_name_to_prefix(name, &prefix) < 0)
                 return 0;
