@@ -258,6 +258,11 @@ static int var_value(const Model *m, const ModelUnit *mu, const char *name, char
                 *ret = strdup(u->id);
                 return *ret ? 0 : -ENOMEM;
         }
+        if (streq(name, "prefix"))
+                return unit_name_to_prefix(u->id, ret);
+        if (streq(name, "instance"))
+                return unit_name_to_instance(u->id, ret);
+        /* the rest need the name without its type: a copy, made only for them */
         r = unit_name_strip_suffix(u->id, &stem);
         if (r < 0)
                 return r;
@@ -265,10 +270,6 @@ static int var_value(const Model *m, const ModelUnit *mu, const char *name, char
                 *ret = TAKE_PTR(stem);
                 return 0;
         }
-        if (streq(name, "prefix"))
-                return unit_name_to_prefix(u->id, ret);
-        if (streq(name, "instance"))
-                return unit_name_to_instance(u->id, ret);
         if (streq(name, "where")) {
                 v = u->type == UNIT_MOUNT || u->type == UNIT_AUTOMOUNT ? setting_value(m, mu, NULL, "Where", &f)
                                                                       : NULL;
