@@ -209,10 +209,14 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
         run->units = calloc(strv_length(o->names) + 1, sizeof(ModelUnit *));
         if (!run->units)
                 return -ENOMEM;
-        STRV_FOREACH(n, o->names) {
+        for (size_t i = 0, ahead = 0, n_names = strv_length(o->names); i < n_names; i++) {
+                const char * const *n = (const char * const *) o->names + i;
                 ModelUnit *mu = NULL;
                 char *e = NULL;
 
+                /* the worker may load the units of the names to come while the model is at this one's */
+                for (; ahead < n_names && ahead < i + MODEL_HINT_AHEAD; ahead++)
+                        model_hint(run->model, o->names[ahead]);
                 r = model_add(run->model, *n, &mu);
                 if (r < 0 || !mu) {
                         if (asprintf_safe(&e, "%s: cannot load: %s", *n, strerror(-r)) < 0 ||

@@ -29,7 +29,14 @@ struct Model {
         ModelUnit **by_node;   /* node -> unit (NULL: referenced only) */
         size_t n_by_node, allocated_by_node;
         char **queue;          /* names to load */
-        size_t n_queue, head_queue, allocated_queue;
+        PrefetchEntry **queue_hints; /* the worker's handle for each (NULL: none) */
+        size_t n_queue, head_queue, allocated_queue, allocated_queue_hints;
+        /* names the caller will add next (model_hint()), hinted to the worker already: a ring, oldest first */
+        struct {
+                char *name;
+                PrefetchEntry *hint;
+        } ahead[MODEL_HINT_AHEAD];
+        size_t n_ahead;
         uint8_t *node_known;   /* per node: its name was loaded or queued already (no lookup by name needed) */
         size_t n_node_known;
         uint32_t *rule_origin; /* per dependency rule: its graph origin + 1 (0: none yet) */
@@ -39,6 +46,29 @@ struct Model {
         size_t n_deferred, allocated_deferred;
         bool finished;
 };
+
+/* Gives back the hints of names the caller said it would add (before the worker goes: void after). */
+static void drop_ahead(Model *m) {
+        for (size_t i = 0; i < m->n_ahead; i++) {
+                if (m->prefetch)
+                        prefetch_skip(m->prefetch, m->ahead[i].hint);
+                free(m->ahead[i].name);
+        }
+        m->n_ahead = 0;
+}
+
+/* The worker's handle for name if the caller named it ahead (taken out of the ring), else NULL. */
+static PrefetchEntry *take_ahead(Model *m, const char *name) {
+        for (size_t i = 0; i < m->n_ahead; i++)
+                if (streq(m->ahead[i].name, name)) {
+                        PrefetchEntry *h = m->ahead[i].hint;
+                        free(m->ahead[i].name);
+                        memmove(m->ahead + i, m->ahead + i + 1, sizeof(m->ahead[0]) * (m->n_ahead - i - 1));
+                        m->n_ahead--;
+                        return h;
+                }
+        return NULL;
+}
 
 static void model_unit_free(ModelUnit *u) {
         if (!u)
@@ -64,6 +94,8 @@ Model *model_free(Model *m) {
         for (size_t i = m->head_queue; i < m->n_queue; i++)
                 free(m->queue[i]);
         free(m->queue);
+        free(m->queue_hints);
+        drop_ahead(m);
         free(m->node_known);
         free(m->rule_origin);
         for (UnitType t = 0; t < _UNIT_TYPE_MAX; t++)
@@ -81,6 +113,7 @@ static Model *volatile released;
 void model_release(Model *m) {
         if (m && m->n_units >= MODEL_RELEASE_MIN) {
                 /* the worker is stopped all the same: nothing runs on after the caller is done */
+                drop_ahead(m);
                 m->prefetch = prefetch_free(m->prefetch);
                 released = m;
                 return;
@@ -165,14 +198,17 @@ ModelUnit *model_unit(const Model *m, size_t i) {
 static int enqueue(Model *m, const char *name) {
         if (hashmap_get(&m->by_name, name))
                 return 0;
-        if (GREEDY_REALLOC(m->queue, m->allocated_queue, m->n_queue + 1) < 0)
+        if (GREEDY_REALLOC(m->queue, m->allocated_queue, m->n_queue + 1) < 0 ||
+            GREEDY_REALLOC(m->queue_hints, m->allocated_queue_hints, m->n_queue + 1) < 0)
                 return -ENOMEM;
         m->queue[m->n_queue] = strdup(name);
         if (!m->queue[m->n_queue])
                 return -ENOMEM;
+        /* named ahead by the caller, maybe loaded already; else the worker's next */
+        m->queue_hints[m->n_queue] = NULL;
+        if (m->prefetch && !(m->queue_hints[m->n_queue] = take_ahead(m, name)))
+                m->queue_hints[m->n_queue] = prefetch_hint(m->prefetch, name);
         m->n_queue++;
-        if (m->prefetch)
-                prefetch_hint(m->prefetch, name);
         return 0;
 }
 
@@ -929,8 +965,9 @@ static int register_unit(Model *m, ModelUnit *mu) {
         return 0;
 }
 
-/* Loads name, which the model does not have under that name, and adds it (or its unit's new names). */
-static int load_absent(Model *m, const char *name, ModelUnit **ret) {
+/* Loads name, which the model does not have under that name, and adds it (or its unit's new names). hint is the
+ * worker's handle for it, or NULL. */
+static int load_absent(Model *m, const char *name, PrefetchEntry *hint, ModelUnit **ret) {
         _cleanup_(diag_list_done) DiagList scratch = {};
         _cleanup_(unit_freep) Unit *u = NULL;
         ModelUnit *mu, *existing;
@@ -938,7 +975,7 @@ static int load_absent(Model *m, const char *name, ModelUnit **ret) {
         _cleanup_(freep) char *f = NULL;
         int r, lr = 0;
 
-        r = m->prefetch ? prefetch_take(m->prefetch, name, &u, m->diags, &lr) : 0;
+        r = m->prefetch ? prefetch_take(m->prefetch, hint, &u, m->diags, &lr) : 0;
         if (r < 0)
                 return r;
         r = r > 0 ? lr : loader_load(m->loader, name, &u, m->diags);
@@ -1032,16 +1069,38 @@ static int load_absent(Model *m, const char *name, ModelUnit **ret) {
 }
 
 /* Loads the queued name, unless the model has it by now. */
-static int load_one(Model *m, const char *name, ModelUnit **ret) {
+static int load_one(Model *m, const char *name, PrefetchEntry *hint, ModelUnit **ret) {
         ModelUnit *existing = hashmap_get(&m->by_name, name);
 
         if (existing) {
                 if (m->prefetch)
-                        prefetch_skip(m->prefetch, name);
+                        prefetch_skip(m->prefetch, hint);
                 *ret = existing;
                 return 0;
         }
-        return load_absent(m, name, ret);
+        return load_absent(m, name, hint, ret);
+}
+
+void model_hint(Model *m, const char *name) {
+        char *n;
+
+        if (!m->prefetch || hashmap_get(&m->by_name, name) || !unit_name_is_valid(name, UNIT_NAME_ANY))
+                return;
+        for (size_t i = 0; i < m->n_ahead; i++)
+                if (streq(m->ahead[i].name, name))
+                        return;
+        n = strdup(name);
+        if (!n)
+                return; /* loaded when added, all the same */
+        if (m->n_ahead == MODEL_HINT_AHEAD) {
+                /* the oldest was never added: the caller went another way */
+                prefetch_skip(m->prefetch, m->ahead[0].hint);
+                free(m->ahead[0].name);
+                memmove(m->ahead, m->ahead + 1, sizeof(m->ahead[0]) * (MODEL_HINT_AHEAD - 1));
+                m->n_ahead--;
+        }
+        m->ahead[m->n_ahead].name = n;
+        m->ahead[m->n_ahead++].hint = prefetch_hint(m->prefetch, name);
 }
 
 int model_add(Model *m, const char *name, ModelUnit **ret) {
@@ -1051,19 +1110,29 @@ int model_add(Model *m, const char *name, ModelUnit **ret) {
         if (!unit_name_is_valid(name, UNIT_NAME_ANY))
                 return -EINVAL;
         mu = hashmap_get(&m->by_name, name);
-        if (!mu) {
-                /* not queued (that is, not hinted) before: the worker loads it next */
-                if (m->prefetch)
-                        prefetch_hint(m->prefetch, name);
-                r = load_absent(m, name, &mu);
+        if (m->prefetch) {
+                /* named ahead (model_hint()), or else the worker's next */
+                PrefetchEntry *hint = take_ahead(m, name);
+                if (mu)
+                        prefetch_skip(m->prefetch, hint);
+                else if (!hint)
+                        hint = prefetch_hint(m->prefetch, name);
+                if (!mu) {
+                        r = load_absent(m, name, hint, &mu);
+                        if (r < 0)
+                                return r;
+                }
+        } else if (!mu) {
+                r = load_absent(m, name, NULL, &mu);
                 if (r < 0)
                         return r;
         }
         mu->target = true;
         while (m->head_queue < m->n_queue) {
+                PrefetchEntry *hint = m->queue_hints[m->head_queue];
                 _cleanup_(freep) char *n = m->queue[m->head_queue++];
                 ModelUnit *x;
-                r = load_one(m, n, &x);
+                r = load_one(m, n, hint, &x);
                 if (r == -EINVAL)
                         continue;
                 if (r < 0)
@@ -1377,6 +1446,7 @@ int model_finish(Model *m) {
         if (m->finished)
                 return 0;
         /* every unit asked for is loaded: the worker is not needed any more */
+        drop_ahead(m);
         m->prefetch = prefetch_free(m->prefetch);
         r = resolve_aliases(m);
         if (r < 0)

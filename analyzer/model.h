@@ -76,6 +76,11 @@ int model_add(Model *m, const char *name, ModelUnit **ret);
 /* Before model_add() of n_names names: has a second thread load units ahead until model_finish(), when
  * prefetch_wanted() says so (prefetch.h). What the model builds is the same either way. */
 int model_prefetch(Model *m, size_t n_names);
+/* The caller will model_add() name soon, after the names it is adding before: with a worker, it starts loading
+ * it now (the last MODEL_HINT_AHEAD names so named are remembered). Only a hint: nothing changes if the caller
+ * never adds it. */
+#define MODEL_HINT_AHEAD 64
+void model_hint(Model *m, const char *name);
 /* Adds the edges that need every unit loaded (mount-path expansion, targets' default ordering) and indexes the
  * graph. Call once after the last model_add(). */
 int model_finish(Model *m);

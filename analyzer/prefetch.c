@@ -7,21 +7,25 @@
 
 typedef enum EntryState {
         ENTRY_QUEUED,  /* hinted, nobody on it yet */
-        ENTRY_LOADING, /* the worker is loading it */
-        ENTRY_DONE,    /* loaded by the worker, not taken yet */
-        ENTRY_MODEL,   /* the model came first: it loads the unit itself, the worker skips it */
+        ENTRY_LOADING, /* being loaded (by the worker, or by the model while it waits) */
+        ENTRY_DONE,    /* loaded, not taken yet */
+        ENTRY_MODEL,   /* the model came first, or does not want it: the worker skips it */
 } EntryState;
 
-typedef struct Entry {
+struct PrefetchEntry {
         char *name;
         EntryState state;
+        size_t index;     /* in Prefetch.entries */
+        bool worker_done; /* the worker is past it */
+        bool model_done;  /* the model gave the handle back */
         int r;
         Unit *unit;
         DiagList diags;
-} Entry;
+};
+typedef struct PrefetchEntry Entry;
 
-/* The hinted names in order. The worker goes through them from worker_next on, the model from model_next on
- * (each name once, in the same order); an entry is freed by whichever of the two passes it last. */
+/* The hinted names in order. The worker goes through them from worker_next on; the model gives each handle back
+ * once, in any order; an entry is freed by whichever of the two is done with it last. */
 struct Prefetch {
         const Loader *loader;
         pthread_t thread;
@@ -29,9 +33,9 @@ struct Prefetch {
         pthread_mutex_t lock; /* guards all below */
         pthread_cond_t more;  /* an entry was added, or stop set */
         pthread_cond_t done;  /* an entry became ENTRY_DONE */
-        Entry **entries;
-        size_t n_entries, allocated, worker_next, model_next;
-        size_t n_finished; /* entries the worker has loaded or skipped */
+        Entry **entries;      /* NULL where freed */
+        size_t n_entries, allocated, worker_next;
+        size_t n_finished; /* entries the worker is past */
         bool stop;
         bool worker_waits, model_waits; /* on more, on done: the other side signals only then */
 };
@@ -51,6 +55,18 @@ static void entry_free(Entry *e) {
         unit_free(e->unit);
         diag_list_done(&e->diags);
         free(e);
+}
+
+/* One of the two is done with e: the second frees it. Called with the lock held. */
+static void entry_release(Prefetch *p, Entry *e, bool worker) {
+        if (worker)
+                e->worker_done = true;
+        else
+                e->model_done = true;
+        if (e->worker_done && e->model_done) {
+                p->entries[e->index] = NULL;
+                entry_free(e);
+        }
 }
 
 /* Loads e (ENTRY_QUEUED) into it. Called with the lock held, which is let go while loading. */
@@ -101,13 +117,12 @@ static void *worker(void *userdata) {
                 if (p->stop)
                         break;
                 e = p->entries[p->worker_next++];
-                if (e->state == ENTRY_MODEL) {
-                        /* the model is past it and left it to us */
-                        entry_free(e);
-                        p->entries[p->worker_next - 1] = NULL;
-                } else if (e->state == ENTRY_QUEUED)
-                        load_entry(p, e);
-                /* else the model, waiting for another unit, took this one on meanwhile */
+                if (e) {
+                        if (e->state == ENTRY_QUEUED)
+                                load_entry(p, e);
+                        /* else the model took it over, or loaded it while it waited for another */
+                        entry_release(p, e, true);
+                }
                 p->n_finished++;
         }
         pthread_mutex_unlock(&p->lock);
@@ -135,24 +150,27 @@ int prefetch_start(const Loader *l, Prefetch **ret) {
         return 0;
 }
 
-void prefetch_hint(Prefetch *p, const char *name) {
+PrefetchEntry *prefetch_hint(Prefetch *p, const char *name) {
         Entry *e = calloc(1, sizeof(Entry));
 
         if (!e || !(e->name = strdup(name))) {
                 free(e);
-                return; /* the model loads it itself */
+                return NULL; /* the model loads it itself */
         }
         pthread_mutex_lock(&p->lock);
-        if (GREEDY_REALLOC(p->entries, p->allocated, p->n_entries + 1) >= 0) {
-                p->entries[p->n_entries] = TAKE_PTR(e);
-                __atomic_store_n(&p->n_entries, p->n_entries + 1, __ATOMIC_RELAXED); /* the worker watches it */
-                if (p->worker_waits)
-                        pthread_cond_signal(&p->more);
+        if (GREEDY_REALLOC(p->entries, p->allocated, p->n_entries + 1) < 0) {
+                pthread_mutex_unlock(&p->lock);
+                entry_free(e);
+                return NULL;
         }
+        e->index = p->n_entries;
+        p->entries[p->n_entries] = e;
+        __atomic_store_n(&p->n_entries, p->n_entries + 1, __ATOMIC_RELAXED); /* the worker watches it */
+        if (p->worker_waits)
+                pthread_cond_signal(&p->more);
         pthread_mutex_unlock(&p->lock);
-        entry_free(e);
+        return e;
 }
-
 
 /* Waits until the worker is through with e. Called with the lock held. */
 static void wait_loaded(Prefetch *p, Entry *e) {
@@ -161,7 +179,7 @@ static void wait_loaded(Prefetch *p, Entry *e) {
                  * model's entry in the same order; the worker skips it) */
                 Entry *next = NULL;
                 for (size_t k = p->worker_next; k < p->n_entries && k < p->worker_next + 16 && !next; k++)
-                        if (p->entries[k]->state == ENTRY_QUEUED)
+                        if (p->entries[k] && p->entries[k]->state == ENTRY_QUEUED)
                                 next = p->entries[k];
                 if (next) {
                         load_entry(p, next);
@@ -181,45 +199,24 @@ static void wait_loaded(Prefetch *p, Entry *e) {
         }
 }
 
-/* The model's next entry, if it is name (the model asks in the order it hinted; a name asked for out of that
- * order, or never hinted, is not the worker's business). Called with the lock held. */
-static Entry *model_entry(Prefetch *p, const char *name) {
-        if (p->model_next >= p->n_entries || !streq(p->entries[p->model_next]->name, name))
-                return NULL;
-        return p->entries[p->model_next];
-}
-
-/* The model is past its next entry: whoever passes it last frees it. Called with the lock held. */
-static void model_pass(Prefetch *p, Entry *e) {
-        if (p->model_next < p->worker_next) {
-                entry_free(e);
-                p->entries[p->model_next] = NULL;
-        } else
-                e->state = ENTRY_MODEL;
-        p->model_next++;
-}
-
-int prefetch_take(Prefetch *p, const char *name, Unit **ret, DiagList *diags, int *ret_r) {
-        Entry *e;
+int prefetch_take(Prefetch *p, PrefetchEntry *e, Unit **ret, DiagList *diags, int *ret_r) {
         Unit *u;
         int r, lr;
 
-        pthread_mutex_lock(&p->lock);
-        e = model_entry(p, name);
-        if (!e) {
-                pthread_mutex_unlock(&p->lock);
+        if (!e)
                 return 0;
-        }
+        pthread_mutex_lock(&p->lock);
         wait_loaded(p, e);
         if (e->state != ENTRY_DONE) {
-                model_pass(p, e); /* the worker has not come to it: ours */
+                e->state = ENTRY_MODEL; /* nobody has started on it: ours */
+                entry_release(p, e, false);
                 pthread_mutex_unlock(&p->lock);
                 return 0;
         }
         u = TAKE_PTR(e->unit);
         lr = e->r;
         r = diag_list_move(diags, &e->diags);
-        model_pass(p, e);
+        entry_release(p, e, false);
         pthread_mutex_unlock(&p->lock);
         if (r < 0) {
                 unit_free(u);
@@ -239,15 +236,14 @@ size_t prefetch_finished(Prefetch *p) {
         return n;
 }
 
-void prefetch_skip(Prefetch *p, const char *name) {
-        Entry *e;
-
+void prefetch_skip(Prefetch *p, PrefetchEntry *e) {
+        if (!e)
+                return;
         pthread_mutex_lock(&p->lock);
-        e = model_entry(p, name);
-        if (e) {
-                wait_loaded(p, e);
-                model_pass(p, e);
-        }
+        wait_loaded(p, e);
+        if (e->state == ENTRY_QUEUED)
+                e->state = ENTRY_MODEL;
+        entry_release(p, e, false);
         pthread_mutex_unlock(&p->lock);
 }
 
@@ -262,7 +258,7 @@ Prefetch *prefetch_free(Prefetch *p) {
                 pthread_join(p->thread, NULL);
         }
         loader_freeze(p->loader, false);
-        for (size_t i = MIN(p->model_next, p->worker_next); i < p->n_entries; i++)
+        for (size_t i = 0; i < p->n_entries; i++)
                 entry_free(p->entries[i]);
         free(p->entries);
         pthread_cond_destroy(&p->more);

@@ -464,8 +464,12 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         r = model_prefetch(model, strv_length(names));
         if (r < 0)
                 log_warning("loading on one thread: %s", strerror(-r)); /* slower, the same result */
-        STRV_FOREACH(n, names) {
+        for (size_t i = 0, ahead = 0, n_names = strv_length(names); i < n_names; i++) {
+                const char * const *n = (const char * const *) names + i;
                 ModelUnit *mu = NULL;
+                /* the worker may load the units of the names to come while the model is at this one's */
+                for (; ahead < n_names && ahead < i + MODEL_HINT_AHEAD; ahead++)
+                        model_hint(model, names[ahead]);
                 r = model_add(model, *n, &mu);
                 /* units given as files count as enabled the way their [Install] section says */
                 if (r >= 0 && a.cycles && mu && mu->unit->from_extra_dir && lint_enable_by_install(model, mu) < 0)

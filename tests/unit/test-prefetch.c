@@ -2,7 +2,7 @@
 /* Loading ahead on a second thread gives exactly what loader_load() gives, whoever of the two loads a unit:
  * every unit of a small tree (aliases, a template instance, a mask, drop-ins, .wants links, a broken file, a
  * missing unit) is described field by field and with its diagnostics, once loaded directly and then through
- * the worker in several interleavings. */
+ * the worker in several interleavings, the model asking in the order it hinted and in the reverse order. */
 
 #include <sys/stat.h>
 #include <time.h>
@@ -100,9 +100,11 @@ int main(void) {
                "the tree has units with diagnostics");
 
         /* round 0: the worker has finished everything before the model asks; 1: the model asks at once, racing
-         * it; 2: every other name is skipped; 3: a name out of order is the model's own, the rest still taken */
-        for (unsigned round = 0; round < 4; round++) {
+         * it; 2: every other name is skipped; 3: the model asks in reverse order, after the worker is done; 4:
+         * in reverse order at once, racing it (the worker loads in hint order, the model takes what it has) */
+        for (unsigned round = 0; round < 5; round++) {
                 _cleanup_(prefetch_freep) Prefetch *p = NULL;
+                PrefetchEntry *h[ELEMENTSOF(names)] = {};
                 size_t same = 0, taken = 0;
 
                 if (prefetch_start(l, &p) < 0) {
@@ -110,31 +112,25 @@ int main(void) {
                         continue;
                 }
                 for (size_t i = 0; i < n; i++)
-                        prefetch_hint(p, names[i]);
+                        h[i] = prefetch_hint(p, names[i]);
                 if (round == 0 || round == 3)
                         wait_finished(p, n);
-                for (size_t i = 0; i < n; i++) {
+                for (size_t k = 0; k < n; k++) {
+                        size_t i = round >= 3 ? n - 1 - k : k;
                         _cleanup_(unit_freep) Unit *u = NULL;
                         _cleanup_(diag_list_done) DiagList d = {};
                         _cleanup_(freep) char *got = NULL;
-                        int r = 0, k;
+                        int r = 0, x;
 
                         if (round == 2 && i % 2 == 1) {
-                                prefetch_skip(p, names[i]);
+                                prefetch_skip(p, h[i]);
                                 same++;
                                 continue;
                         }
-                        if (round == 3 && i == 2) {
-                                /* asked for before its turn: not given out, and the order goes on */
-                                TAP_INTEQ(prefetch_take(p, names[4], &u, &d, &r), 0, "round 3: out of order");
-                                prefetch_skip(p, names[i]);
-                                same++;
-                                continue;
-                        }
-                        k = prefetch_take(p, names[i], &u, &d, &r);
-                        if (k == 0)
+                        x = prefetch_take(p, h[i], &u, &d, &r);
+                        if (x == 0)
                                 r = loader_load(l, names[i], &u, &d);
-                        taken += k > 0;
+                        taken += x > 0;
                         got = describe(r, u, &d);
                         if (streq_ptr(got, want[i]))
                                 same++;
@@ -143,8 +139,18 @@ int main(void) {
                 }
                 tap_ok(same == n, "round %u: every unit as loader_load() gives it (%zu of %zu, %zu from the worker)",
                        round, same, n, taken);
-                if (round == 0)
-                        tap_ok(taken == n, "round 0: all taken from the worker (%zu)", taken);
+                if (round == 0 || round == 3)
+                        tap_ok(taken == n, "round %u: all taken from the worker (%zu)", round, taken);
+        }
+        {
+                /* a NULL handle (hinting out of memory) is the model's own: take says so, skip does nothing */
+                _cleanup_(prefetch_freep) Prefetch *p = NULL;
+                Unit *u = NULL;
+                int r = 0;
+                tap_ok(prefetch_start(l, &p) == 0 && prefetch_take(p, NULL, &u, NULL, &r) == 0 && !u,
+                       "a NULL handle: the model loads the unit itself");
+                if (p)
+                        prefetch_skip(p, NULL);
         }
         {
                 /* hints never asked for are freed with the prefetcher (valgrind checks) */
