@@ -625,6 +625,9 @@ int graph_ordered_after(const Graph *cg, uint32_t a, uint32_t b, uint32_t **ret_
                 }
                 if (after && !bit_get(after, a))
                         return 0;
+                /* the set is exact: without a chain to show, that is the answer */
+                if (after && !ret_chain)
+                        return 1;
         }
 
         if (++g->bfs_gen == 0) {

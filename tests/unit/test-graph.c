@@ -147,11 +147,14 @@ static void random_graphs(void) {
                         uint32_t a = rnd(nn), b = q % 3 == 0 ? hub : q % 3 == 1 ? rnd(nn) : (uint32_t) (q / 3) % nn;
                         uint32_t *c1 = NULL, *c2 = NULL;
                         size_t n1 = 0, n2 = 0;
-                        int r1 = graph_ordered_after(g, a, b, &c1, &n1), r2 = naive_ordered_after(g, a, b, &c2, &n2);
+                        /* every other query without a chain: the answer alone (from the cache, once there is one) */
+                        bool chain = q % 2 == 0;
+                        int r1 = graph_ordered_after(g, a, b, chain ? &c1 : NULL, chain ? &n1 : NULL),
+                            r2 = naive_ordered_after(g, a, b, &c2, &n2);
 
                         queries++;
                         positive += r2 == 1;
-                        if (r1 != r2 || n1 != n2 || (n1 > 0 && memcmp(c1, c2, n1 * sizeof(uint32_t)) != 0)) {
+                        if (r1 != r2 || (chain && (n1 != n2 || (n1 > 0 && memcmp(c1, c2, n1 * sizeof(uint32_t)) != 0)))) {
                                 if (bad++ < 5)
                                         tap_diag("round %u: %u after %u: %d (%zu edges) vs reference %d (%zu edges)",
                                                  round, a, b, r1, n1, r2, n2);
