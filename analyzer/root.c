@@ -803,6 +803,23 @@ int root_chase(const Root *r, const char *path, ChaseFlags flags, char **ret_pat
         return missing ? 1 : 0;
 }
 
+/* openat() for reading, with O_NOATIME where allowed: bootrace reads a tree and changes nothing in it, not even
+ * access times (on a tree just written, relatime would update the access time of every file read: an inode
+ * written back per unit). O_NOATIME needs the file's owner or CAP_FOWNER; after a refusal (EPERM) the flag is
+ * left out for good. */
+static int openat_noatime(int dirfd, const char *path, int flags) {
+        static bool refused; /* atomic: roots are read from several threads */
+        int fd;
+
+        if (!__atomic_load_n(&refused, __ATOMIC_RELAXED)) {
+                fd = openat(dirfd, path, flags | O_NOATIME);
+                if (fd >= 0 || errno != EPERM)
+                        return fd;
+                __atomic_store_n(&refused, true, __ATOMIC_RELAXED);
+        }
+        return openat(dirfd, path, flags);
+}
+
 int root_open_file(const Root *r, const char *path, int *ret_fd, char **ret_resolved) {
         return root_open_file_stat(r, path, ret_fd, ret_resolved, NULL);
 }
@@ -849,7 +866,7 @@ int root_open_file_stat(const Root *r, const char *path, int *ret_fd, char **ret
                 const CachedDir *d = cached_entry(r, path, &name, &type);
 
                 if (d && type == DT_REG) {
-                        fd = openat(d->fd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
+                        fd = openat_noatime(d->fd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
                         if (fd >= 0) {
                                 k = fd_stat_regular(fd, &st);
                                 if (k < 0)
@@ -872,7 +889,7 @@ int root_open_file_stat(const Root *r, const char *path, int *ret_fd, char **ret
                 return k;
         /* reopen the O_PATH fd for reading: no second lookup by name, so no race with a swapped symlink */
         snprintf(proc, sizeof proc, "/proc/self/fd/%d", pfd);
-        fd = open(proc, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        fd = openat_noatime(AT_FDCWD, proc, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
         if (fd < 0)
                 return -errno;
         if (ret_st)
@@ -1104,7 +1121,7 @@ int root_list_dir_types(const Root *r, const char *path, char ***ret_names, unsi
                        &pfd);
         if (e < 0)
                 return e;
-        fd = openat(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        fd = openat_noatime(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
                 return -errno;
         /* getdents64() itself: opendir() would add an fstat() and two fcntl() calls to each listing */
