@@ -78,8 +78,8 @@ static void model_unit_free(ModelUnit *u) {
         for (size_t i = 0; i < u->n_mounts_for; i++)
                 free(u->mounts_for[i].path);
         free(u->mounts_for);
-        strv_free(u->set_keys);
-        strv_free(u->set_values);
+        free(u->set_keys);
+        free(u->set_values);
         free(u);
 }
 
@@ -740,6 +740,57 @@ static int add_file_edges(Model *m, ModelUnit *mu) {
         return 0;
 }
 
+/* A <set> normalisation: key now has value (both the rules' strings, or literals). */
+static int set_value(ModelUnit *mu, const char *key, const char *value) {
+        size_t n = 0;
+        const char **k, **v;
+
+        for (; mu->set_keys && mu->set_keys[n]; n++)
+                if (streq(mu->set_keys[n], key)) {
+                        mu->set_values[n] = value;
+                        return 0;
+                }
+        k = realloc(mu->set_keys, sizeof(char *) * (n + 2));
+        if (!k)
+                return -ENOMEM;
+        mu->set_keys = k;
+        v = realloc(mu->set_values, sizeof(char *) * (n + 2));
+        if (!v)
+                return -ENOMEM;
+        mu->set_values = v;
+        k[n] = key;
+        v[n] = value;
+        k[n + 1] = v[n + 1] = NULL;
+        return 0;
+}
+
+/* What an <add> or <mounts-for> action does for one word of its each= setting (NULL without one). */
+static int run_action_word(Model *m, ModelUnit *mu, const DepRule *d, const DepAction *a, const char *word,
+                           uint32_t origin) {
+        const char *t = a->kind == DEP_ACTION_ADD ? a->unit : a->path, *x = t;
+        _cleanup_(freep) char *expanded = NULL;
+        int r;
+
+        /* most templates are a plain name ("sysinit.target"): nothing to expand, nothing to copy */
+        if (strchr(t, '{')) {
+                r = expand_template(m, mu, t, word, &expanded);
+                if (r == -ENOENT || r == -EINVAL)
+                        return 0;
+                if (r < 0)
+                        return r;
+                x = expanded;
+        }
+        if (a->kind == DEP_ACTION_MOUNTS_FOR)
+                return add_mounts_for(m, mu, x, a->wants, d->origin, origin);
+        for (DepType type = 0; type < _DEP_TYPE_MAX; type++)
+                if (a->deps & DEP_MASK(type)) {
+                        r = add_edge_by_name(m, mu, type, x, origin);
+                        if (r < 0)
+                                return r;
+                }
+        return 0;
+}
+
 static int run_action(Model *m, ModelUnit *mu, size_t ri, const DepAction *a, Deferred **deferred, size_t *n_def,
                       size_t *alloc_def) {
         _cleanup_(strv_freep) char **words = NULL;
@@ -747,20 +798,8 @@ static int run_action(Model *m, ModelUnit *mu, size_t ri, const DepAction *a, De
         uint32_t origin;
         int r;
 
-        if (a->kind == DEP_ACTION_SET) {
-                for (size_t i = 0; mu->set_keys && mu->set_keys[i]; i++)
-                        if (streq(mu->set_keys[i], a->setting)) {
-                                char *v = strdup(a->value);
-                                if (!v)
-                                        return -ENOMEM;
-                                free(mu->set_values[i]);
-                                mu->set_values[i] = v;
-                                return 0;
-                        }
-                if (strv_extend(&mu->set_keys, a->setting) < 0 || strv_extend(&mu->set_values, a->value) < 0)
-                        return -ENOMEM;
-                return 0;
-        }
+        if (a->kind == DEP_ACTION_SET)
+                return set_value(mu, a->setting, a->value);
         if (a->kind == DEP_ACTION_AFTER_PULLED) {
                 if (GREEDY_REALLOC(*deferred, *alloc_def, *n_def + 1) < 0)
                         return -ENOMEM;
@@ -770,7 +809,9 @@ static int run_action(Model *m, ModelUnit *mu, size_t ri, const DepAction *a, De
         r = rule_origin(m, ri, &origin);
         if (r < 0)
                 return r;
-        if (a->each) {
+        if (!a->each)
+                return run_action_word(m, mu, d, a, NULL, origin);
+        {
                 _cleanup_(freep) char *f = NULL;
                 const char *v = setting_value(m, mu, NULL, a->each, &f);
                 if (!v)
@@ -780,27 +821,11 @@ static int run_action(Model *m, ModelUnit *mu, size_t ri, const DepAction *a, De
                         return r;
                 if (r < 0)
                         return 0;
-        } else if (strv_extend(&words, "") < 0)
-                return -ENOMEM;
+        }
         STRV_FOREACH(w, words) {
-                _cleanup_(freep) char *x = NULL;
-                r = expand_template(m, mu, a->kind == DEP_ACTION_ADD ? a->unit : a->path, a->each ? *w : NULL, &x);
-                if (r == -ENOENT || r == -EINVAL)
-                        continue;
+                r = run_action_word(m, mu, d, a, *w, origin);
                 if (r < 0)
                         return r;
-                if (a->kind == DEP_ACTION_MOUNTS_FOR) {
-                        r = add_mounts_for(m, mu, x, a->wants, d->origin, origin);
-                        if (r < 0)
-                                return r;
-                        continue;
-                }
-                for (DepType t = 0; t < _DEP_TYPE_MAX; t++)
-                        if (a->deps & DEP_MASK(t)) {
-                                r = add_edge_by_name(m, mu, t, x, origin);
-                                if (r < 0)
-                                        return r;
-                        }
         }
         return 0;
 }
@@ -1049,8 +1074,7 @@ static int load_absent(Model *m, const char *name, PrefetchEntry *hint, ModelUni
         {
                 bool no_dd = false;
                 if (rules_unit_is_perpetual(m->rules, mu->unit->id, m->opts.systemd, &no_dd) && no_dd &&
-                    (strv_extend(&mu->set_keys, "DefaultDependencies") < 0 ||
-                     strv_extend(&mu->set_values, "no") < 0))
+                    set_value(mu, "DefaultDependencies", "no") < 0)
                         return -ENOMEM;
         }
         /* a template is no unit: systemd never loads one */

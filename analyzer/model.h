@@ -50,7 +50,8 @@ typedef struct ModelUnit {
         bool reference_stub;
         MountsFor *mounts_for;
         size_t n_mounts_for;
-        char **set_keys, **set_values; /* normalisations from <set> rules */
+        /* normalisations from <set> rules: keys and values, NULL-terminated, borrowed from the rules */
+        const char **set_keys, **set_values;
 } ModelUnit;
 
 typedef struct Model Model;
