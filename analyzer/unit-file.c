@@ -461,7 +461,14 @@ int unit_file_parse(const char *path, const char *data, size_t size, const Parse
                 .diags = diags,
                 .section_off = NO_SECTION,
         };
-        r = parse_buffer(&P, data, size);
+        /* the strings of a file (keys, values, section names, each with a NUL where the file has '=', a newline
+         * or brackets) take no more room than the file and one NUL: one allocation, shrunk at the end */
+        P.pool_alloc = MIN(size, (size_t) 1 << 20) + 1;
+        P.pool = malloc(P.pool_alloc);
+        if (!P.pool)
+                r = -ENOMEM;
+        else
+                r = parse_buffer(&P, data, size);
         if (r >= 0)
                 finish_pool(&P);
         free(P.cont);
