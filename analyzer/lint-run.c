@@ -210,23 +210,23 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
         if (!run->units)
                 return -ENOMEM;
         for (size_t i = 0, ahead = 0, n_names = strv_length(o->names); i < n_names; i++) {
-                const char * const *n = (const char * const *) o->names + i;
+                const char *n = o->names[i];
                 ModelUnit *mu = NULL;
                 char *e = NULL;
 
                 /* the worker may load the units of the names to come while the model is at this one's */
                 for (; ahead < n_names && ahead < i + MODEL_HINT_AHEAD; ahead++)
                         model_hint(run->model, o->names[ahead]);
-                r = model_add(run->model, *n, &mu);
+                r = model_add(run->model, n, &mu);
                 if (r < 0 || !mu) {
-                        if (asprintf_safe(&e, "%s: cannot load: %s", *n, strerror(-r)) < 0 ||
+                        if (asprintf_safe(&e, "%s: cannot load: %s", n, strerror(-r)) < 0 ||
                             strv_push(&run->load_errors, e) < 0)
                                 return -ENOMEM;
                         run->input_error = true;
                         continue;
                 }
                 if (mu->unit->load_state != LOAD_LOADED) {
-                        if (asprintf_safe(&e, "%s: %s%s%s", *n, load_state_to_string(mu->unit->load_state),
+                        if (asprintf_safe(&e, "%s: %s%s%s", n, load_state_to_string(mu->unit->load_state),
                                           mu->unit->fragment_path ? ", " : "",
                                           strempty(mu->unit->fragment_path)) < 0 ||
                             strv_push(&run->load_errors, e) < 0)

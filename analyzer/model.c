@@ -218,9 +218,6 @@ static const char *type_section(const ModelUnit *mu) {
         return rules_type_section(mu->unit->type);
 }
 
-/* The effective value of section.key (section NULL: the unit type's own), after normalisations. For list keys
- * the effective assignments joined by spaces. NULL when unset or empty. *ret_free gets an allocation to free. */
-/* Assignment i of the unit is an effective one of section.key. */
 /* A bit for a key, of 64: the rules ask each unit about some fifty keys, most of which it does not set. A unit's
  * effective keys as such bits (st_keys) tell most of those at once, without a look at its settings. */
 static uint64_t setting_key_bit(const char *key) {
@@ -231,11 +228,14 @@ static uint64_t setting_key_bit(const char *key) {
         return UINT64_C(1) << ((h ^ (h >> 6)) & 63);
 }
 
+/* Assignment i of the unit is an effective one of section.key. */
 static bool setting_matches(const ModelUnit *mu, size_t i, const char *section, const char *key) {
         const Setting *s = &mu->unit->settings[i];
         return mu->st[i] == SETTING_EFFECTIVE && streq(s->key, key) && streq(s->section, section);
 }
 
+/* The effective value of section.key (section NULL: the unit type's own), after normalisations. For list keys
+ * the effective assignments joined by spaces. NULL when unset or empty. *ret_free gets an allocation to free. */
 static const char *setting_value(const Model *m, const ModelUnit *mu, const char *section, const char *key,
                                  char **ret_free) {
         const Unit *u = mu->unit;
@@ -1128,6 +1128,7 @@ void model_hint(Model *m, const char *name) {
 }
 
 int model_add(Model *m, const char *name, ModelUnit **ret) {
+        PrefetchEntry *hint = NULL;
         ModelUnit *mu;
         int r;
 
@@ -1135,28 +1136,24 @@ int model_add(Model *m, const char *name, ModelUnit **ret) {
                 return -EINVAL;
         mu = hashmap_get(&m->by_name, name);
         if (m->prefetch) {
-                /* named ahead (model_hint()), or else the worker's next */
-                PrefetchEntry *hint = take_ahead(m, name);
+                /* the worker's handle: named ahead (model_hint()), else named now (it loads it next) */
+                hint = take_ahead(m, name);
                 if (mu)
-                        prefetch_skip(m->prefetch, hint);
+                        prefetch_skip(m->prefetch, TAKE_PTR(hint));
                 else if (!hint)
                         hint = prefetch_hint(m->prefetch, name);
-                if (!mu) {
-                        r = load_absent(m, name, hint, &mu);
-                        if (r < 0)
-                                return r;
-                }
-        } else if (!mu) {
-                r = load_absent(m, name, NULL, &mu);
+        }
+        if (!mu) {
+                r = load_absent(m, name, hint, &mu);
                 if (r < 0)
                         return r;
         }
         mu->target = true;
         while (m->head_queue < m->n_queue) {
-                PrefetchEntry *hint = m->queue_hints[m->head_queue];
+                PrefetchEntry *queued = m->queue_hints[m->head_queue];
                 _cleanup_(freep) char *n = m->queue[m->head_queue++];
                 ModelUnit *x;
-                r = load_one(m, n, hint, &x);
+                r = load_one(m, n, queued, &x);
                 if (r == -EINVAL)
                         continue;
                 if (r < 0)

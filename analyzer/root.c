@@ -1124,9 +1124,10 @@ int root_list_dir_types(const Root *r, const char *path, char ***ret_names, unsi
         fd = openat_noatime(pfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (fd < 0)
                 return -errno;
-        /* getdents64() itself: opendir() would add an fstat() and two fcntl() calls to each listing */
+        /* getdents64 itself (glibc wraps it only from 2.30): opendir() would add an fstat() and two fcntl() calls
+         * to each listing */
         for (;;) {
-                ssize_t k = getdents64(fd, buf.bytes, sizeof buf.bytes);
+                ssize_t k = syscall(SYS_getdents64, fd, buf.bytes, sizeof buf.bytes);
                 if (k < 0)
                         return -errno;
                 if (k == 0)

@@ -158,8 +158,9 @@ static void print_text(const Model *m, bool all) {
                         const MountsFor *mf = &mu->mounts_for[k];
                         for (SdOrigin s = 0; s < _SD_ORIGIN_MAX; s++)
                                 if (mf->sd_mask & (1U << s))
-                                        print_row(stdout, mu->unit->id, mf->wants ? "WantsMountsFor" : "RequiresMountsFor",
-                                                  mf->path, sd_origin_to_string(s), graph_origin(g, mf->origin));
+                                        print_row(stdout, mu->unit->id,
+                                                  mf->wants ? "WantsMountsFor" : "RequiresMountsFor", mf->path,
+                                                  sd_origin_to_string(s), graph_origin(g, mf->origin));
                 }
         }
 }
@@ -465,17 +466,17 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         if (r < 0)
                 log_warning("loading on one thread: %s", strerror(-r)); /* slower, the same result */
         for (size_t i = 0, ahead = 0, n_names = strv_length(names); i < n_names; i++) {
-                const char * const *n = (const char * const *) names + i;
+                const char *n = names[i];
                 ModelUnit *mu = NULL;
                 /* the worker may load the units of the names to come while the model is at this one's */
                 for (; ahead < n_names && ahead < i + MODEL_HINT_AHEAD; ahead++)
                         model_hint(model, names[ahead]);
-                r = model_add(model, *n, &mu);
+                r = model_add(model, n, &mu);
                 /* units given as files count as enabled the way their [Install] section says */
                 if (r >= 0 && a.cycles && mu && mu->unit->from_extra_dir && lint_enable_by_install(model, mu) < 0)
                         goto finish;
                 if (r < 0) {
-                        log_error("%s: cannot load: %s", *n, strerror(-r));
+                        log_error("%s: cannot load: %s", n, strerror(-r));
                         goto finish;
                 }
         }

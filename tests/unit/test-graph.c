@@ -154,7 +154,8 @@ static void random_graphs(void) {
 
                         queries++;
                         positive += r2 == 1;
-                        if (r1 != r2 || (chain && (n1 != n2 || (n1 > 0 && memcmp(c1, c2, n1 * sizeof(uint32_t)) != 0)))) {
+                        if (r1 != r2 ||
+                            (chain && (n1 != n2 || (n1 > 0 && memcmp(c1, c2, n1 * sizeof(uint32_t)) != 0)))) {
                                 if (bad++ < 5)
                                         tap_diag("round %u: %u after %u: %d (%zu edges) vs reference %d (%zu edges)",
                                                  round, a, b, r1, n1, r2, n2);
