@@ -47,13 +47,10 @@ struct Model {
         bool finished;
 };
 
-/* Gives back the hints of names the caller said it would add (before the worker goes: void after). */
+/* Forgets the names the caller said it would add, when the worker goes: prefetch_free() frees their entries. */
 static void drop_ahead(Model *m) {
-        for (size_t i = 0; i < m->n_ahead; i++) {
-                if (m->prefetch)
-                        prefetch_skip(m->prefetch, m->ahead[i].hint);
+        for (size_t i = 0; i < m->n_ahead; i++)
                 free(m->ahead[i].name);
-        }
         m->n_ahead = 0;
 }
 
@@ -68,6 +65,17 @@ static PrefetchEntry *take_ahead(Model *m, const char *name) {
                         return h;
                 }
         return NULL;
+}
+
+/* The worker's handle for name, which the model is about to load: the one it got when the caller named it ahead,
+ * else a new one (the worker loads it next). NULL without a worker. */
+static PrefetchEntry *worker_handle(Model *m, const char *name) {
+        PrefetchEntry *h;
+
+        if (!m->prefetch)
+                return NULL;
+        h = take_ahead(m, name);
+        return h ?: prefetch_hint(m->prefetch, name);
 }
 
 static void model_unit_free(ModelUnit *u) {
@@ -204,11 +212,7 @@ static int enqueue(Model *m, const char *name) {
         m->queue[m->n_queue] = strdup(name);
         if (!m->queue[m->n_queue])
                 return -ENOMEM;
-        /* named ahead by the caller, maybe loaded already; else the worker's next */
-        m->queue_hints[m->n_queue] = NULL;
-        if (m->prefetch && !(m->queue_hints[m->n_queue] = take_ahead(m, name)))
-                m->queue_hints[m->n_queue] = prefetch_hint(m->prefetch, name);
-        m->n_queue++;
+        m->queue_hints[m->n_queue++] = worker_handle(m, name);
         return 0;
 }
 
@@ -1128,23 +1132,18 @@ void model_hint(Model *m, const char *name) {
 }
 
 int model_add(Model *m, const char *name, ModelUnit **ret) {
-        PrefetchEntry *hint = NULL;
         ModelUnit *mu;
         int r;
 
         if (!unit_name_is_valid(name, UNIT_NAME_ANY))
                 return -EINVAL;
         mu = hashmap_get(&m->by_name, name);
-        if (m->prefetch) {
-                /* the worker's handle: named ahead (model_hint()), else named now (it loads it next) */
-                hint = take_ahead(m, name);
-                if (mu)
-                        prefetch_skip(m->prefetch, TAKE_PTR(hint));
-                else if (!hint)
-                        hint = prefetch_hint(m->prefetch, name);
-        }
-        if (!mu) {
-                r = load_absent(m, name, hint, &mu);
+        if (mu) {
+                /* had already: if the caller named it ahead, the worker need not load it */
+                if (m->prefetch)
+                        prefetch_skip(m->prefetch, take_ahead(m, name));
+        } else {
+                r = load_absent(m, name, worker_handle(m, name), &mu);
                 if (r < 0)
                         return r;
         }
