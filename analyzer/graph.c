@@ -167,23 +167,6 @@ const char *graph_node_name(const Graph *g, uint32_t node) {
         return node < g->n_nodes ? g->node_names[node] : NULL;
 }
 
-int graph_add_origin(Graph *g, const Origin *o, uint32_t *ret) {
-        Origin c = *o;
-
-        if (g->n_origins >= GRAPH_ORIGIN_MAX ||
-            GREEDY_REALLOC(g->origins, g->allocated_origins, g->n_origins + 1) < 0)
-                return -ENOMEM;
-        c.file = graph_intern(g, o->file);
-        c.rule = graph_intern(g, o->rule);
-        c.class = graph_intern(g, o->class);
-        c.detail = graph_intern(g, o->detail);
-        if ((o->file && !c.file) || (o->rule && !c.rule) || (o->class && !c.class) || (o->detail && !c.detail))
-                return -ENOMEM;
-        g->origins[g->n_origins] = c;
-        *ret = (uint32_t) g->n_origins++;
-        return 0;
-}
-
 int graph_add_origin_borrowed(Graph *g, const Origin *o, uint32_t *ret) {
         if (g->n_origins >= GRAPH_ORIGIN_MAX ||
             GREEDY_REALLOC(g->origins, g->allocated_origins, g->n_origins + 1) < 0)
@@ -191,6 +174,18 @@ int graph_add_origin_borrowed(Graph *g, const Origin *o, uint32_t *ret) {
         g->origins[g->n_origins] = *o;
         *ret = (uint32_t) g->n_origins++;
         return 0;
+}
+
+int graph_add_origin(Graph *g, const Origin *o, uint32_t *ret) {
+        Origin c = *o;
+
+        c.file = graph_intern(g, o->file);
+        c.rule = graph_intern(g, o->rule);
+        c.class = graph_intern(g, o->class);
+        c.detail = graph_intern(g, o->detail);
+        if ((o->file && !c.file) || (o->rule && !c.rule) || (o->class && !c.class) || (o->detail && !c.detail))
+                return -ENOMEM;
+        return graph_add_origin_borrowed(g, &c, ret); /* its strings are the graph's own now */
 }
 
 const Origin *graph_origin(const Graph *g, uint32_t id) {
