@@ -1050,27 +1050,28 @@ static int list_entry_cmp(const void *a, const void *b) {
         return strcmp(((const ListEntry *) a)->name, ((const ListEntry *) b)->name);
 }
 
-/* names[0..n) and types[0..n) sorted by name, together: into ret_names (the strv names was) and ret_types */
-static int sort_listing(char **names, unsigned char *types, size_t n, char ***ret_names, unsigned char **ret_types) {
+/* The listing (*names, the strv, and *types, n of each) sorted by name, the types along: given to ret_names and,
+ * if wanted, ret_types (what is given is taken from *names and *types). */
+static int sort_listing(char ***names, unsigned char **types, size_t n, char ***ret_names, unsigned char **ret_types) {
         _cleanup_(freep) ListEntry *l = NULL;
 
         if (!ret_types) {
-                strv_sort(names);
-                *ret_names = names;
+                strv_sort(*names);
+                *ret_names = TAKE_PTR(*names);
                 return 0;
         }
         l = malloc(sizeof(ListEntry) * (n + 1));
         if (!l)
                 return -ENOMEM;
         for (size_t i = 0; i < n; i++)
-                l[i] = (ListEntry) { names[i], types[i] };
+                l[i] = (ListEntry) { (*names)[i], (*types)[i] };
         qsort_safe(l, n, sizeof(ListEntry), list_entry_cmp);
         for (size_t i = 0; i < n; i++) {
-                names[i] = l[i].name;
-                types[i] = l[i].type;
+                (*names)[i] = l[i].name;
+                (*types)[i] = l[i].type;
         }
-        *ret_names = names;
-        *ret_types = types;
+        *ret_names = TAKE_PTR(*names);
+        *ret_types = TAKE_PTR(*types);
         return 0;
 }
 
@@ -1108,12 +1109,7 @@ int root_list_dir_types(const Root *r, const char *path, char ***ret_names, unsi
                         if (!(names[n++] = strdup(c->key)))
                                 return -ENOMEM;
                 }
-                if (sort_listing(names, types, n, ret_names, ret_types) < 0)
-                        return -ENOMEM;
-                names = NULL;
-                if (ret_types)
-                        types = NULL;
-                return 0;
+                return sort_listing(&names, &types, n, ret_names, ret_types);
         }
         e = root_chase(r, path, 0,
                        r->cache && !r->cache->frozen && hashmap_size(&r->cache->dirs) < ROOT_DIR_CACHE_MAX ? &resolved
@@ -1153,12 +1149,7 @@ int root_list_dir_types(const Root *r, const char *path, char ***ret_names, unsi
                 return -ENOMEM;
         if (resolved && !hashmap_get(&r->cache->dirs, path) && cache_dir(r, path, &resolved, &pfd, names, types, n) < 0)
                 return -ENOMEM;
-        if (sort_listing(names, types, n, ret_names, ret_types) < 0)
-                return -ENOMEM;
-        names = NULL;
-        if (ret_types)
-                types = NULL;
-        return 0;
+        return sort_listing(&names, &types, n, ret_names, ret_types);
 }
 
 char *root_display_path(const Root *r, const char *path) {
