@@ -39,29 +39,28 @@ int setting_unit_names_foreach(const Unit *u, const Setting *s, unsigned v, Diag
         /* split on whitespace only, as words_split_plain() does: quotes and backslashes are kept */
         for (const char *p = s->value + strspn(s->value, WHITESPACE); *p; p += strspn(p, WHITESPACE)) {
                 _cleanup_(freep) char *e = NULL;
+                const char *word = p;
                 size_t n = strcspn(p, WHITESPACE);
                 char buf[UNIT_NAME_MAX + 1];
                 const char *w = buf;
                 int r;
 
-                if (n < sizeof buf && !memchr(p, '%', n)) {
+                p += n;
+                if (n < sizeof buf && !memchr(word, '%', n)) {
                         /* nothing to expand: the word as it is */
-                        memcpy(buf, p, n);
+                        memcpy(buf, word, n);
                         buf[n] = 0;
                 } else {
-                        _cleanup_(freep) char *word = strndup_safe(p, n);
-                        if (!word)
+                        _cleanup_(freep) char *copy = strndup_safe(word, n);
+                        if (!copy)
                                 return -ENOMEM;
-                        r = expand_one(u, s, word, SPECIFIER_USE_UNIT_NAME, v, &e, diags);
+                        r = expand_one(u, s, copy, SPECIFIER_USE_UNIT_NAME, v, &e, diags);
                         if (r == -ENOMEM)
                                 return r;
-                        w = e;
-                        if (r == -EBADMSG || !w) {
-                                p += n;
+                        if (r == -EBADMSG || !e)
                                 continue;
-                        }
+                        w = e;
                 }
-                p += n;
                 if (!unit_name_is_valid(w, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE)) {
                         (void) diag_add(diags, DIAG_WARNING, file_of(u, s), s->line,
                                         "%s=: \"%s\" is not a valid unit name, ignored", s->key, w);
