@@ -175,8 +175,8 @@ PrefetchEntry *prefetch_hint(Prefetch *p, const char *name) {
 /* Waits until the worker is through with e. Called with the lock held. */
 static void wait_loaded(Prefetch *p, Entry *e) {
         while (e->state == ENTRY_LOADING) {
-                /* rather than idle, the model loads the next unit the worker would have (it is then the
-                 * model's entry in the same order; the worker skips it) */
+                /* rather than idle, the model loads the next unit the worker would have (the worker finds it
+                 * loaded when it comes to it) */
                 Entry *next = NULL;
                 for (size_t k = p->worker_next; k < p->n_entries && k < p->worker_next + 16 && !next; k++)
                         if (p->entries[k] && p->entries[k]->state == ENTRY_QUEUED)
@@ -186,7 +186,7 @@ static void wait_loaded(Prefetch *p, Entry *e) {
                         continue;
                 }
                 /* nothing to take on: a unit takes some microseconds to load, watching for it briefly is
-                 * cheaper than sleeping and being woken (the worker frees nothing the model has not passed) */
+                 * cheaper than sleeping and being woken (e is not freed while the model holds its handle) */
                 pthread_mutex_unlock(&p->lock);
                 for (unsigned i = 0; i < 2000 && __atomic_load_n(&e->state, __ATOMIC_ACQUIRE) == ENTRY_LOADING; i++)
                         cpu_relax();
