@@ -118,9 +118,10 @@ d = json.load(open(sys.argv[1]))
 assert d[\"verdict\"] == \"done\" and d[\"attempts\"] == 2, d
 " "$1/out"' sh "$TMP"
 test_expect "probe: a running unit of that name is left alone (exit 2)" sh -c '
-        $BOOTRACE probe --journal-lines=0 --unit=bootrace-busy.service -- /bin/sleep 3 \
+        # 10 s: the second probe must find the first one running even when each starts slowly (valgrind, load)
+        $BOOTRACE probe --journal-lines=0 --unit=bootrace-busy.service -- /bin/sleep 10 \
                 > "$1/first" & pid=$!
-        for _ in $(seq 50); do   # a oneshot is "activating" while it runs
+        for _ in $(seq 100); do   # a oneshot is "activating" while it runs
                 [ "$(nsenter -t "$L" -a systemctl show -p ActiveState --value bootrace-busy.service)" = activating ] &&
                         break
                 sleep 0.1
