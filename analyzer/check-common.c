@@ -8,20 +8,18 @@ bool path_startswith_dir(const char *path, const char *dir) {
 
 int check_evidence_after_edges(const LintContext *c, Finding *f, const ModelUnit *u) {
         const Graph *g = model_graph(c->model);
-        EdgeSet e;
-        size_t n;
         bool any = false;
 
         for (int dir = 0; dir < 2; dir++) {
-                e = dir == 0 ? graph_out(g, u->node) : graph_in(g, u->node);
-                n = e.n;
-                for (size_t i = 0; i < n; i++) {
-                        const GraphEdge *ed = graph_edge(g, edge_set_get(&e, i));
+                EdgeSet e = dir == 0 ? graph_out(g, u->node) : graph_in(g, u->node);
+                for (size_t i = 0; i < e.n; i++) {
+                        uint32_t id = edge_set_get(&e, i);
+                        const GraphEdge *ed = graph_edge(g, id);
                         _cleanup_(freep) char *d = NULL;
 
                         if (ed->type != (dir == 0 ? DEP_AFTER : DEP_BEFORE))
                                 continue;
-                        d = lint_describe_edge(c, edge_set_get(&e, i));
+                        d = lint_describe_edge(c, id);
                         if (!d || finding_add_evidence(f, "  has: %s", d) < 0)
                                 return -ENOMEM;
                         any = true;

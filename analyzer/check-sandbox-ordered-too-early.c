@@ -8,10 +8,10 @@
 int check_sandbox_ordered_too_early(const LintContext *c, ModelUnit *u, FindingList *out) {
         const Graph *g = model_graph(c->model);
         EdgeSet e = graph_out(g, u->node);
-        size_t n = e.n;
 
-        for (size_t i = 0; i < n; i++) {
-                const GraphEdge *ed = graph_edge(g, edge_set_get(&e, i));
+        for (size_t i = 0; i < e.n; i++) {
+                uint32_t id = edge_set_get(&e, i);
+                const GraphEdge *ed = graph_edge(g, id);
                 const Origin *o = graph_origin(g, ed->origin);
                 _cleanup_(freep) uint32_t *chain = NULL;
                 _cleanup_(freep) char *d = NULL;
@@ -49,7 +49,7 @@ int check_sandbox_ordered_too_early(const LintContext *c, ModelUnit *u, FindingL
                 }
                 if (o->detail)
                         (void) lint_value(u, "Service", o->detail, &s);
-                d = lint_describe_edge(c, edge_set_get(&e, i));
+                d = lint_describe_edge(c, id);
                 if (!d)
                         return -ENOMEM;
                 f = lint_finding(c, out, "sandbox-ordered-too-early", u,

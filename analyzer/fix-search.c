@@ -148,11 +148,10 @@ static int closure(const LintRun *run, uint32_t start, bool after, uint8_t **ret
                 uint32_t x = queue[head++];
                 for (int dir = 0; dir < 2; dir++) {
                         EdgeSet e = dir == 0 ? graph_out(g, x) : graph_in(g, x);
-                        size_t k = e.n;
                         /* out-edges After= and in-edges Before= lead to what x waits for */
                         DepType want = (dir == 0) == after ? DEP_AFTER : DEP_BEFORE;
 
-                        for (size_t i = 0; i < k; i++) {
+                        for (size_t i = 0; i < e.n; i++) {
                                 const GraphEdge *ed = graph_edge(g, edge_set_get(&e, i));
                                 uint32_t y = dir == 0 ? ed->to : ed->from;
                                 if (ed->type != want || seen[y])
@@ -269,9 +268,8 @@ static const Removable *removable_find(const Search *s, const char *key, const c
 static int collect_removable(Search *s, const LintRun *b, const ModelUnit *mu) {
         const Graph *g = model_graph(b->model);
         EdgeSet e = graph_out(g, mu->node);
-        size_t n = e.n;
 
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0; i < e.n; i++) {
                 const GraphEdge *ed = graph_edge(g, edge_set_get(&e, i));
                 const Origin *o = graph_origin(g, ed->origin);
                 const char *key = dep_type_to_string(ed->type), *word = graph_node_name(g, ed->to);
@@ -344,8 +342,7 @@ static int cycle_words(const Search *s, const LintRun *run, char **old_cycles, c
         /* without a transaction (or a job for the unit) cycles are judged on the graph alone */
         if (!run->transaction || !transaction_has_job(run->transaction, mu->node)) {
                 EdgeSet e = graph_out(g, mu->node);
-                size_t n = e.n;
-                for (size_t i = 0; i < n; i++) {
+                for (size_t i = 0; i < e.n; i++) {
                         const GraphEdge *ed = graph_edge(g, edge_set_get(&e, i));
                         const Removable *x, **nn;
                         int r;

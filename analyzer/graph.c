@@ -402,10 +402,10 @@ EdgeSet graph_in(const Graph *g, uint32_t node) {
 
 bool graph_has_edge(const Graph *g, uint32_t from, DepType t, uint32_t to) {
         EdgeSet e = graph_out(g, from);
-        size_t n = e.n;
+        const GraphEdge *found;
 
         /* edges of one node are sorted by (type, to): binary search */
-        size_t lo = 0, hi = n;
+        size_t lo = 0, hi = e.n;
         while (lo < hi) {
                 size_t mid = (lo + hi) / 2;
                 const GraphEdge *m = &g->edges[edge_set_get(&e, mid)];
@@ -414,7 +414,10 @@ bool graph_has_edge(const Graph *g, uint32_t from, DepType t, uint32_t to) {
                 else
                         hi = mid;
         }
-        return lo < n && g->edges[edge_set_get(&e, lo)].type == t && g->edges[edge_set_get(&e, lo)].to == to;
+        if (lo == e.n)
+                return false;
+        found = &g->edges[edge_set_get(&e, lo)];
+        return found->type == t && found->to == to;
 }
 
 /* The "runs after" relation: x runs after y when x has After=y or y has Before=x. ra_start/ra_next/ra_edge list,
@@ -432,24 +435,23 @@ static int runs_after_index(Graph *g) {
         if (!g->ra_start || !g->ra_next || !g->ra_edge)
                 return -ENOMEM;
         for (uint32_t x = 0; x < g->n_nodes; x++) {
-                EdgeSet e;
-                size_t m;
+                EdgeSet out = graph_out(g, x), in = graph_in(g, x);
 
                 g->ra_start[x] = (uint32_t) k;
-                e = graph_out(g, x);
-                m = e.n;
-                for (size_t i = 0; i < m; i++)
-                        if (g->edges[edge_set_get(&e, i)].type == DEP_AFTER) {
-                                g->ra_next[k] = g->edges[edge_set_get(&e, i)].to;
-                                g->ra_edge[k++] = edge_set_get(&e, i);
+                for (size_t i = 0; i < out.n; i++) {
+                        uint32_t id = edge_set_get(&out, i);
+                        if (g->edges[id].type == DEP_AFTER) {
+                                g->ra_next[k] = g->edges[id].to;
+                                g->ra_edge[k++] = id;
                         }
-                e = graph_in(g, x);
-                m = e.n;
-                for (size_t i = 0; i < m; i++)
-                        if (g->edges[edge_set_get(&e, i)].type == DEP_BEFORE) {
-                                g->ra_next[k] = g->edges[edge_set_get(&e, i)].from;
-                                g->ra_edge[k++] = edge_set_get(&e, i);
+                }
+                for (size_t i = 0; i < in.n; i++) {
+                        uint32_t id = edge_set_get(&in, i);
+                        if (g->edges[id].type == DEP_BEFORE) {
+                                g->ra_next[k] = g->edges[id].from;
+                                g->ra_edge[k++] = id;
                         }
+                }
         }
         g->ra_start[g->n_nodes] = (uint32_t) k;
         return 0;
@@ -544,8 +546,7 @@ static uint8_t *units_after(const Graph *g, uint32_t b) {
                 for (int dir = 0; dir < 2; dir++) {
                         /* x After= y (edges into y), and y Before= x (edges out of y) */
                         EdgeSet e = dir == 0 ? graph_in(g, y) : graph_out(g, y);
-                        size_t n = e.n;
-                        for (size_t i = 0; i < n; i++) {
+                        for (size_t i = 0; i < e.n; i++) {
                                 const GraphEdge *ed = &g->edges[edge_set_get(&e, i)];
                                 uint32_t x = dir == 0 ? ed->from : ed->to;
                                 if (ed->type != (dir == 0 ? DEP_AFTER : DEP_BEFORE) || bit_get(seen, x))
@@ -689,8 +690,7 @@ int graph_reach(const Graph *g, uint32_t start, unsigned mask, uint8_t **ret) {
         bit_set(seen, start);
         while (head < tail) {
                 EdgeSet e = graph_out(g, queue[head++]);
-                size_t n = e.n;
-                for (size_t i = 0; i < n; i++) {
+                for (size_t i = 0; i < e.n; i++) {
                         const GraphEdge *ed = &g->edges[edge_set_get(&e, i)];
                         if (!(mask & DEP_MASK(ed->type)) || bit_get(seen, ed->to))
                                 continue;

@@ -80,9 +80,8 @@ size_t graph_remove_edges(Graph *g, bool (*drop)(const GraphEdge *e, void *userd
 
 size_t graph_edge_count(const Graph *g);
 const GraphEdge *graph_edge(const Graph *g, size_t i);
-/* After graph_finish(): the edges leaving node (indexes into the edge array, sorted), and those arriving. */
-/* A node's edges, as indexes into the edge array: its out-edges are a run (the array is sorted by from), its
- * in-edges a list. Empty for a graph not finished. */
+/* After graph_finish(): the edges leaving a node and those arriving, as indexes into the edge array, sorted. Its
+ * out-edges are a run (the array is sorted by from), its in-edges a list. Empty for a graph not finished. */
 typedef struct EdgeSet {
         const uint32_t *list; /* NULL: the run first, first + 1, ... */
         uint32_t first;

@@ -1245,7 +1245,6 @@ static int sim_dispatch(LoadSim *s) {
                 uint32_t node = s->work[--s->n_work];
                 ModelUnit *mu = model_unit_of_node(m, node);
                 EdgeSet e;
-                size_t n;
 
                 if (s->state[node] & SIM_LOADED)
                         continue;
@@ -1257,8 +1256,7 @@ static int sim_dispatch(LoadSim *s) {
                         continue;
                 }
                 e = graph_out(m->graph, node);
-                n = e.n;
-                for (size_t i = 0; i < n; i++) {
+                for (size_t i = 0; i < e.n; i++) {
                         r = sim_push(s, graph_edge(m->graph, edge_set_get(&e, i))->to);
                         if (r < 0)
                                 return r;
@@ -1425,7 +1423,6 @@ typedef struct NewEdge {
  * looked at the graph, so that none of them sees another's edges (and the index stays valid meanwhile). */
 static int run_after_pulled(Model *m, const Deferred *d, NewEdge **add, size_t *n_add, size_t *alloc_add) {
         EdgeSet e;
-        size_t n;
         uint32_t origin;
         int r;
 
@@ -1433,8 +1430,7 @@ static int run_after_pulled(Model *m, const Deferred *d, NewEdge **add, size_t *
         if (r < 0)
                 return r;
         e = graph_out(m->graph, d->mu->node);
-        n = e.n;
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0; i < e.n; i++) {
                 const GraphEdge *ed = graph_edge(m->graph, edge_set_get(&e, i));
                 ModelUnit *other;
 

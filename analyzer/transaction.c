@@ -72,10 +72,10 @@ int transaction_build(const Model *m, const char *anchor, Transaction **ret, Dia
         while (head < tail) {
                 uint32_t x = queue[head++];
                 EdgeSet e = graph_out(g, x);
-                size_t n = e.n;
 
-                for (size_t i = 0; i < n; i++) {
-                        const GraphEdge *ed = graph_edge(g, edge_set_get(&e, i));
+                for (size_t i = 0; i < e.n; i++) {
+                        uint32_t id = edge_set_get(&e, i);
+                        const GraphEdge *ed = graph_edge(g, id);
                         bool required = ed->type == DEP_REQUIRES || ed->type == DEP_BINDS_TO ||
                                         ed->type == DEP_REQUISITE;
 
@@ -92,7 +92,7 @@ int transaction_build(const Model *m, const char *anchor, Transaction **ret, Dia
                                 continue;
                         }
                         t->job[ed->to] = 1;
-                        t->pulled_by[ed->to] = edge_set_get(&e, i);
+                        t->pulled_by[ed->to] = id;
                         t->n_jobs++;
                         queue[tail++] = ed->to;
                 }
@@ -103,9 +103,8 @@ int transaction_build(const Model *m, const char *anchor, Transaction **ret, Dia
         while (head < tail) {
                 uint32_t x = queue[head++];
                 EdgeSet e = graph_out(g, x);
-                size_t n = e.n;
 
-                for (size_t i = 0; i < n; i++) {
+                for (size_t i = 0; i < e.n; i++) {
                         const GraphEdge *ed = graph_edge(g, edge_set_get(&e, i));
                         if ((ed->type != DEP_REQUIRES && ed->type != DEP_BINDS_TO && ed->type != DEP_REQUISITE) ||
                             !t->job[ed->to] || t->matters[ed->to])

@@ -130,15 +130,13 @@ static void print_text_deps(const Model *m, const Unit *u) {
         const ModelUnit *mu = m ? model_get(m, u->id) : NULL;
         Graph *g;
         EdgeSet e;
-        size_t n;
 
         if (!mu || !mu->loaded)
                 return;
         g = model_graph(m);
         printf("\nDependencies:\n");
         e = graph_out(g, mu->node);
-        n = e.n;
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0; i < e.n; i++) {
                 const GraphEdge *ed = graph_edge(g, edge_set_get(&e, i));
                 _cleanup_(freep) char *t = origin_to_text(graph_origin(g, ed->origin));
                 _cleanup_(freep) char *te = t ? escape_control(t) : NULL;
@@ -158,14 +156,12 @@ static void print_json_deps(JsonWriter *w, const Model *m, const Unit *u) {
         const ModelUnit *mu = m ? model_get(m, u->id) : NULL;
         Graph *g = m ? model_graph(m) : NULL;
         EdgeSet e = {};
-        size_t n;
 
         json_key(w, "dependencies");
         json_begin_array(w);
         if (mu && mu->loaded)
                 e = graph_out(g, mu->node);
-        n = e.n;
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0; i < e.n; i++) {
                 const GraphEdge *ed = graph_edge(g, edge_set_get(&e, i));
                 json_begin_object(w);
                 json_kv_string(w, "type", dep_type_to_string(ed->type));

@@ -28,7 +28,6 @@ static const Origin *edge(unsigned v, const char *unit, DepType t, const char *o
         static Root *root;
         uint32_t a, b;
         EdgeSet e;
-        size_t n;
 
         m = model_free(m);
         if (!root && root_open(tmpdir, &root) < 0)
@@ -44,8 +43,7 @@ static const Origin *edge(unsigned v, const char *unit, DepType t, const char *o
         if (graph_find_node(model_graph(m), unit, &a) < 0 || graph_find_node(model_graph(m), other, &b) < 0)
                 return NULL;
         e = graph_out(model_graph(m), a);
-        n = e.n;
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0; i < e.n; i++) {
                 const GraphEdge *ed = graph_edge(model_graph(m), edge_set_get(&e, i));
                 if (ed->type == t && ed->to == b)
                         return graph_origin(model_graph(m), ed->origin);
