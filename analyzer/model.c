@@ -798,7 +798,9 @@ static int run_action_word(Model *m, ModelUnit *mu, const DepRule *d, const DepA
 static int run_action(Model *m, ModelUnit *mu, size_t ri, const DepAction *a, Deferred **deferred, size_t *n_def,
                       size_t *alloc_def) {
         _cleanup_(strv_freep) char **words = NULL;
+        _cleanup_(freep) char *f = NULL;
         const DepRule *d = rules_dep_get(m->rules, ri);
+        const char *v;
         uint32_t origin;
         int r;
 
@@ -815,17 +817,14 @@ static int run_action(Model *m, ModelUnit *mu, size_t ri, const DepAction *a, De
                 return r;
         if (!a->each)
                 return run_action_word(m, mu, d, a, NULL, origin);
-        {
-                _cleanup_(freep) char *f = NULL;
-                const char *v = setting_value(m, mu, NULL, a->each, &f);
-                if (!v)
-                        return 0;
-                r = words_split_quoted(v, false, &words);
-                if (r == -ENOMEM)
-                        return r;
-                if (r < 0)
-                        return 0;
-        }
+        v = setting_value(m, mu, NULL, a->each, &f);
+        if (!v)
+                return 0;
+        r = words_split_quoted(v, false, &words);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return 0;
         STRV_FOREACH(w, words) {
                 r = run_action_word(m, mu, d, a, *w, origin);
                 if (r < 0)
