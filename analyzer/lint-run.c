@@ -214,9 +214,7 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
                 ModelUnit *mu = NULL;
                 char *e = NULL;
 
-                /* the worker may load the units of the names to come while the model is at this one's */
-                for (; ahead < n_names && ahead < i + MODEL_HINT_AHEAD; ahead++)
-                        model_hint(run->model, o->names[ahead]);
+                model_hint_names(run->model, o->names, n_names, i, &ahead);
                 r = model_add(run->model, n, &mu);
                 if (r < 0 || !mu) {
                         if (asprintf_safe(&e, "%s: cannot load: %s", n, strerror(-r)) < 0 ||

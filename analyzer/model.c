@@ -1108,7 +1108,8 @@ static int load_one(Model *m, const char *name, PrefetchEntry *hint, ModelUnit *
         return load_absent(m, name, hint, ret);
 }
 
-void model_hint(Model *m, const char *name) {
+/* The caller will model_add() name soon: the worker starts on it (the last MODEL_HINT_AHEAD names are kept). */
+static void model_hint(Model *m, const char *name) {
         char *n;
 
         if (!m->prefetch || hashmap_get(&m->by_name, name) || !unit_name_is_valid(name, UNIT_NAME_ANY))
@@ -1128,6 +1129,11 @@ void model_hint(Model *m, const char *name) {
         }
         m->ahead[m->n_ahead].name = n;
         m->ahead[m->n_ahead++].hint = prefetch_hint(m->prefetch, name);
+}
+
+void model_hint_names(Model *m, char * const *names, size_t n, size_t i, size_t *next) {
+        for (; *next < n && *next < i + MODEL_HINT_AHEAD; (*next)++)
+                model_hint(m, names[*next]);
 }
 
 int model_add(Model *m, const char *name, ModelUnit **ret) {

@@ -77,11 +77,12 @@ int model_add(Model *m, const char *name, ModelUnit **ret);
 /* Before model_add() of n_names names: has a second thread load units ahead until model_finish(), when
  * prefetch_wanted() says so (prefetch.h). What the model builds is the same either way. */
 int model_prefetch(Model *m, size_t n_names);
-/* The caller will model_add() name soon, after the names it is adding before: with a worker, it starts loading
- * it now (the last MODEL_HINT_AHEAD names so named are remembered). Only a hint: nothing changes if the caller
- * never adds it. */
+/* Before model_add(m, names[i]), for a caller adding names[0..n) in order: with a worker, starts loading the units
+ * of names[i] and of the names after it, MODEL_HINT_AHEAD in all, while the model is at the ones before. *next is
+ * the first name not named so yet (0 before the first call). Only a hint: nothing changes if a name is never
+ * added. */
 #define MODEL_HINT_AHEAD 64
-void model_hint(Model *m, const char *name);
+void model_hint_names(Model *m, char * const *names, size_t n, size_t i, size_t *next);
 /* Adds the edges that need every unit loaded (mount-path expansion, targets' default ordering) and indexes the
  * graph. Call once after the last model_add(). */
 int model_finish(Model *m);

@@ -468,9 +468,7 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         for (size_t i = 0, ahead = 0, n_names = strv_length(names); i < n_names; i++) {
                 const char *n = names[i];
                 ModelUnit *mu = NULL;
-                /* the worker may load the units of the names to come while the model is at this one's */
-                for (; ahead < n_names && ahead < i + MODEL_HINT_AHEAD; ahead++)
-                        model_hint(model, names[ahead]);
+                model_hint_names(model, names, n_names, i, &ahead);
                 r = model_add(model, n, &mu);
                 /* units given as files count as enabled the way their [Install] section says */
                 if (r >= 0 && a.cycles && mu && mu->unit->from_extra_dir && lint_enable_by_install(model, mu) < 0)
