@@ -1,23 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <stdarg.h>
 
+#include "basic/unit-name.h"
 #include "cli.h"
-#include "root.h"
-#include "rules.h"
-#include "unit-name.h"
-
-static const char * const output_format_table[_FORMAT_MAX] = {
-        [FORMAT_TEXT] = "text",   [FORMAT_JSON] = "json",         [FORMAT_SARIF] = "sarif",
-        [FORMAT_JUNIT] = "junit", [FORMAT_MARKDOWN] = "markdown", [FORMAT_DOT] = "dot",
-};
-
-const char *output_format_to_string(OutputFormat f) {
-        return f >= 0 && f < _FORMAT_MAX ? output_format_table[f] : NULL;
-}
-
-OutputFormat output_format_from_string(const char *s) {
-        return (OutputFormat) string_table_lookup(output_format_table, _FORMAT_MAX, s);
-}
+#include "load/root.h"
+#include "load/version.h"
+#include "rules/rules.h"
 
 void context_init(Context *c) {
         const char *nc = getenv("NO_COLOR");
@@ -225,4 +213,42 @@ int cli_load_rules(Rules **ret, DiagList *diags) {
                 log_error("cannot read the rules in %s", rules_default_dir());
         }
         return r;
+}
+
+int context_resolve_version(const Context *ctx, const Root *root, unsigned *ret, VersionSource *ret_source) {
+        VersionSource src = VERSION_FROM_DEFAULT;
+        unsigned v = SYSTEMD_VERSION_NEWEST;
+
+        if (ctx->systemd > 0) {
+                v = ctx->systemd;
+                src = VERSION_FROM_OPTION;
+        } else if (ctx->target) {
+                _cleanup_(rules_freep) Rules *rules = NULL;
+                DiagList diags = {};
+                int r = rules_load(NULL, &rules, &diags);
+
+                if (r < 0) {
+                        diag_list_print(&diags, stderr, DIAG_ERROR);
+                        diag_list_done(&diags);
+                        log_error("cannot read the rules in %s, needed for --target", rules_default_dir());
+                        return r;
+                }
+                diag_list_done(&diags);
+                if (rules_target_version(rules, ctx->target, &v, NULL) < 0) {
+                        _cleanup_(strv_freep) char **names = rules_target_names(rules);
+                        log_error("unknown --target=%s; known targets:", ctx->target);
+                        STRV_FOREACH(n, names)
+                                fprintf(stderr, "  %s\n", *n);
+                        return -ENOENT;
+                }
+                src = VERSION_FROM_TARGET;
+        } else if (root && systemd_version_of_root(root, &v) >= 0)
+                src = VERSION_FROM_ROOT;
+        else
+                v = SYSTEMD_VERSION_NEWEST;
+
+        *ret = v;
+        if (ret_source)
+                *ret_source = src;
+        return 0;
 }

@@ -5,23 +5,10 @@
 
 #include <getopt.h>
 
-#include "diag.h"
-#include "finding.h"
-
-typedef enum OutputFormat {
-        FORMAT_TEXT,
-        FORMAT_JSON,
-        FORMAT_SARIF,
-        FORMAT_JUNIT,
-        FORMAT_MARKDOWN,
-        FORMAT_DOT,
-        _FORMAT_MAX,
-        _FORMAT_INVALID = -EINVAL,
-} OutputFormat;
-
-const char *output_format_to_string(OutputFormat f);
-OutputFormat output_format_from_string(const char *s);
-
+#include "basic/diag.h"
+#include "basic/severity.h"
+#include "load/version.h"
+#include "report/format.h"
 
 typedef struct Context {
         char *root;        /* --root=DIR, NULL for the host's own system */
@@ -79,3 +66,6 @@ int cli_load_rules(Rules **ret, DiagList *diags);
 /* Prints "bootrace: " + message to stderr. */
 void log_error(const char *fmt, ...) _printf_(1, 2);
 void log_warning(const char *fmt, ...) _printf_(1, 2);
+
+/* Resolves the version for ctx. Returns 0, or -ENOENT for an unknown --target (after printing an error). */
+int context_resolve_version(const Context *ctx, const Root *root, unsigned *ret, VersionSource *ret_source);

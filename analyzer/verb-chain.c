@@ -3,10 +3,10 @@
  * comes from a ChainSource (chain.h); this verb plugs in the journal one. A live source over sd-bus can be
  * added next to it without touching the algorithm or the output. */
 
-#include "chain.h"
 #include "config.h"
-#include "json.h"
-#include "stats-report.h"
+#include "basic/json.h"
+#include "journal/chain.h"
+#include "report/stats-report.h"
 #include "verb-live.h"
 #include "verbs.h"
 

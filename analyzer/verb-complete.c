@@ -4,10 +4,10 @@
  * stale: verbs from the verb table, options from the getopt table the verb parses with, targets and check ids
  * from the rules, unit names from the search path under --root. Not in --help; its output is for scripts. */
 
-#include "rules.h"
-#include "search-path.h"
+#include "load/search-path.h"
+#include "load/version.h"
+#include "rules/rules.h"
 #include "verbs.h"
-#include "version.h"
 
 static const char complete_help[] =
         "Usage: bootrace __complete WHAT [ARG] [--root=DIR] [--systemd=N|--target=NAME]\n\n"

@@ -2,10 +2,10 @@
 /* bootrace drift: the dependencies the running systemd holds for its loaded units against those bootrace's
  * model predicts for that systemd version from the same unit files; each difference with the model's origin. */
 
-#include "bus-util.h"
-#include "drift.h"
-#include "graph-report.h"
-#include "json.h"
+#include "basic/json.h"
+#include "live/bus-util.h"
+#include "live/drift.h"
+#include "report/graph-report.h"
 #include "verb-live.h"
 #include "verbs.h"
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* bootrace explain: what a check looks for, why it matters, and where to read more. */
 
-#include "json.h"
-#include "rules.h"
+#include "basic/json.h"
+#include "rules/rules.h"
 #include "verbs.h"
 
 static const char explain_help[] =

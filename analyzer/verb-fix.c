@@ -7,12 +7,12 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include "atomic-write.h"
-#include "fix-search.h"
-#include "json.h"
-#include "unit-name.h"
+#include "basic/atomic-write.h"
+#include "basic/json.h"
+#include "basic/unit-name.h"
+#include "fix/fix-search.h"
+#include "load/version.h"
 #include "verbs.h"
-#include "version.h"
 
 static const char fix_help[] =
         "Usage: bootrace fix [--root=DIR] [--target=NAME...|--systemd=N] [--drop-in] [--write]\n"

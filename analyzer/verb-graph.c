@@ -5,15 +5,15 @@
 
 #include <sys/stat.h>
 
-#include "graph-report.h"
-#include "print-chunked.h"
-#include "json.h"
-#include "lint-run.h"
-#include "model.h"
-#include "transaction.h"
+#include "basic/json.h"
+#include "basic/print-chunked.h"
+#include "lint/lint-run.h"
+#include "load/version.h"
+#include "model/model.h"
+#include "model/transaction.h"
+#include "report/graph-report.h"
 #include "verb-live.h"
 #include "verbs.h"
-#include "version.h"
 
 static const char graph_help[] =
         "Usage: bootrace graph [--root=DIR|--target=NAME|--systemd=N] [--format=text|json|dot] [--all]\n"

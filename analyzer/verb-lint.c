@@ -3,17 +3,17 @@
 
 #include <sys/stat.h>
 
-#include "check-common.h"
-#include "fix-search.h"
-#include "lint-run.h"
-#include "loader.h"
-#include "package.h"
-#include "report.h"
-#include "suppress.h"
-#include "unit-name.h"
-#include "unit-words.h"
+#include "basic/unit-name.h"
+#include "fix/fix-search.h"
+#include "lint/check-common.h"
+#include "lint/lint-run.h"
+#include "lint/suppress.h"
+#include "load/loader.h"
+#include "load/package.h"
+#include "load/unit-words.h"
+#include "load/version.h"
+#include "report/report.h"
 #include "verbs.h"
-#include "version.h"
 
 static const char lint_help[] =
         "Usage: bootrace lint [--root=DIR] [--target=NAME|--systemd=N] [--format=text|json|sarif|junit]\n"

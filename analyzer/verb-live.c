@@ -3,10 +3,10 @@
  * load what PID 1 holds with a few pipelined calls, print it. BOOTRACE_BUS_STATS=1 reports the calls and the
  * time on standard error (for the measurements in bootrace(1)). */
 
-#include "bus-util.h"
-#include "live-chain.h"
-#include "live-report.h"
-#include "live.h"
+#include "live/bus-util.h"
+#include "live/live-chain.h"
+#include "live/live.h"
+#include "report/live-report.h"
 #include "verb-live.h"
 
 /* systemd-analyze's --fuzz takes a time span; so does this: "0", "100ms", "1.5s", "2min", plain seconds. */

@@ -8,17 +8,17 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "bus-util.h"
-#include "invocation-log.h"
-#include "json.h"
-#include "live.h"
-#include "loader.h"
-#include "probe-props.h"
-#include "rules.h"
-#include "transient.h"
-#include "unit-settings.h"
+#include "basic/json.h"
+#include "journal/invocation-log.h"
+#include "live/bus-util.h"
+#include "live/live.h"
+#include "live/probe-props.h"
+#include "live/transient.h"
+#include "load/loader.h"
+#include "load/unit-settings.h"
+#include "load/version.h"
+#include "rules/rules.h"
 #include "verbs.h"
-#include "version.h"
 
 enum {
         ARG_LIKE = ARG_VERB_BASE,

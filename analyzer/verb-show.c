@@ -4,18 +4,18 @@
 
 #include <sys/stat.h>
 
-#include "graph-report.h"
-#include "json.h"
-#include "model.h"
-#include "loader.h"
-#include "rules.h"
-#include "unit-settings.h"
-#include "unit-values.h"
-#include "unit-verify.h"
-#include "unit-words.h"
+#include "basic/json.h"
+#include "load/loader.h"
+#include "load/unit-settings.h"
+#include "load/unit-values.h"
+#include "load/unit-verify.h"
+#include "load/unit-words.h"
+#include "load/version.h"
+#include "model/model.h"
+#include "report/graph-report.h"
+#include "rules/rules.h"
 #include "verb-live.h"
 #include "verbs.h"
-#include "version.h"
 
 static const char show_help[] =
         "Usage: bootrace show [--root=DIR] [--systemd=N|--target=NAME] [--format=text|json] UNIT|PATH...\n\n"

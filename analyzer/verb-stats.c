@@ -5,7 +5,7 @@
 #include <math.h>
 #include <time.h>
 
-#include "stats-report.h"
+#include "report/stats-report.h"
 #include "verbs.h"
 
 enum {
@@ -242,12 +242,6 @@ static int handle(int c, const char *arg, void *userdata) {
                 return 0;
         }
         return -EINVAL;
-}
-
-static uint64_t now_usec(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
 static uint64_t progress_start, progress_last;

@@ -13,7 +13,7 @@ test_expect "bootrace(1) documents every global option" sh -c '
                 grep -q -- "\*--$o\*" "$0" || { echo "missing --$o"; exit 1; }
         done' "$man1"
 test_expect "bootrace(1) documents every BOOTRACE_ variable the code reads" sh -c '
-        for v in $(grep -oh "getenv(\"BOOTRACE_[A-Z_]*\")" "$0"/analyzer/*.c | sed "s/getenv(\"//; s/\")//" | sort -u); do
+        for v in $(grep -oh "getenv(\"BOOTRACE_[A-Z_]*\")" "$0"/analyzer/*.c "$0"/analyzer/*/*.c | sed "s/getenv(\"//; s/\")//" | sort -u); do
                 grep -q "^\*$v\*" "$0/man/bootrace.1.scd" || { echo "missing $v"; exit 1; }
         done' "$top_srcdir"
 test_expect "README starts with exactly two fenced commands" sh -c '

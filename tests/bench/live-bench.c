@@ -4,8 +4,8 @@
  * a naive client does). Talks to the system bus (DBUS_SYSTEM_BUS_ADDRESS); run by tests/bench/run.sh when a
  * bus is there. Prints one line per way: calls, round trips, milliseconds (best of REPEAT). */
 
-#include "bus-util.h"
-#include "live.h"
+#include "live/bus-util.h"
+#include "live/live.h"
 
 static const char *const props[] = {
         "Id",

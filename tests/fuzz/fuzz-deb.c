@@ -14,7 +14,7 @@
 
 #include "fuzz-util.h"
 #include "fuzz.h"
-#include "package.h"
+#include "load/package.h"
 
 #define INPUT_MAX (1024 * 1024)
 #define WALK_MAX 4096

@@ -3,10 +3,10 @@
  * line, each a list of "NAME=value" lines (values may hold any byte but a newline, NUL included). Every record is
  * decoded, all go into a one-boot analysis, and race evidence and the critical chain are built for every unit. */
 
-#include "boot-outcome.h"
-#include "chain.h"
 #include "fuzz.h"
-#include "race-evidence.h"
+#include "journal/boot-outcome.h"
+#include "journal/chain.h"
+#include "journal/race-evidence.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         static const char * const anchors[] = { "systemd-remount-fs.service", "local-fs.target", NULL };

@@ -12,8 +12,8 @@
 
 #include "fuzz-util.h"
 #include "fuzz.h"
-#include "journal-source.h"
-#include "journal-verify.h"
+#include "journal/journal-source.h"
+#include "journal/journal-verify.h"
 
 #define INPUT_MAX (1024 * 1024)
 

@@ -15,7 +15,7 @@
 #include <sys/socket.h>
 
 #include "fuzz.h"
-#include "live.h"
+#include "live/live.h"
 
 #define ENTRIES_MAX 64
 

@@ -6,8 +6,8 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include "basic/util.h"
 #include "fuzz.h"
-#include "util.h"
 
 static unsigned n_inputs;
 

@@ -15,7 +15,7 @@
 
 #include "fuzz-util.h"
 #include "fuzz.h"
-#include "rules.h"
+#include "rules/rules.h"
 
 #define INPUT_MAX (1024 * 1024)
 

@@ -2,11 +2,11 @@
 /* Fuzzes the line parser at several systemd versions, and runs every value it yields through the word splitters,
  * the Exec*= parser, specifier expansion and the unit-name functions. */
 
+#include "basic/unit-name.h"
 #include "fuzz.h"
-#include "specifier.h"
-#include "unit-file.h"
-#include "unit-name.h"
-#include "unit-words.h"
+#include "load/specifier.h"
+#include "load/unit-file.h"
+#include "load/unit-words.h"
 
 static void fuzz_value(const char *key, const char *value, unsigned v) {
         static const char * const units[] = { "foo-bar@baz\\x2dq.service", "-.mount", "a-b-c.socket" };

@@ -18,11 +18,11 @@
 
 #include "fuzz-util.h"
 #include "fuzz.h"
-#include "loader.h"
-#include "rules.h"
-#include "unit-settings.h"
-#include "unit-values.h"
-#include "unit-verify.h"
+#include "load/loader.h"
+#include "load/unit-settings.h"
+#include "load/unit-values.h"
+#include "load/unit-verify.h"
+#include "rules/rules.h"
 
 #define ENTRIES_MAX 32
 #define INPUT_MAX (64 * 1024)

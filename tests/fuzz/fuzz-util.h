@@ -4,7 +4,7 @@
 /* Helpers for fuzz targets that need files: one scratch directory per process (reused by every input,
  * removed at exit), emptying it between inputs, and where the real rules are. */
 
-#include "util.h"
+#include "basic/util.h"
 
 /* The scratch directory ($TMPDIR, else /dev/shm or /tmp; created on first use, removed at exit). Aborts when
  * it cannot be made: a fuzzer without its directory would only test error paths. */

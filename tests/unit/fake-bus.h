@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "util.h"
+#include "basic/util.h"
 
 typedef struct FakeBus {
         char dir[256];

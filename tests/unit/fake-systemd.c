@@ -17,7 +17,7 @@
 #include <systemd/sd-bus.h>
 #include <systemd/sd-event.h>
 
-#include "bus-util.h"
+#include "live/bus-util.h"
 
 #define MSEC 1000ULL
 

@@ -2,7 +2,7 @@
 /* Test helper (not a test): runs bootrace's model of systemd-fstab-generator, as tests/t6012 compares it with the
  * real generator. Usage: generate-fstab ROOT VERSION DIR */
 
-#include "fstab-generator.h"
+#include "load/fstab-generator.h"
 
 int main(int argc, char *argv[]) {
         _cleanup_(root_freep) Root *root = NULL;

@@ -6,7 +6,7 @@
  *   rules-query dump VERSION    "Section.Key" for every key known (and not ignored) at VERSION, one per type section,
  *                               sorted: comparable with systemd's dump-configuration-items
  *   rules-query range LO HI     "Section Key since until" for keys whose since or until+1 lies in LO..HI */
-#include "rules.h"
+#include "rules/rules.h"
 
 static const char * const type_names[_UNIT_TYPE_MAX] = {
         "service", "socket", "target", "device", "mount", "automount", "swap", "timer", "path", "slice", "scope",

@@ -6,7 +6,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include "atomic-write.h"
+#include "basic/atomic-write.h"
 #include "tap.h"
 
 static char *slurp(const char *path) {

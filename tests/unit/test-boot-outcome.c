@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Per boot and unit classification, cycles, race evidence and the journal critical chain, from synthetic events. */
 
-#include "boot-outcome.h"
-#include "chain.h"
-#include "race-evidence.h"
+#include "journal/boot-outcome.h"
+#include "journal/chain.h"
+#include "journal/race-evidence.h"
 #include "tap.h"
 
 static BootAnalysis *a;

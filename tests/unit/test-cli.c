@@ -4,8 +4,8 @@
 #include <fcntl.h>
 
 #include "cli.h"
-#include "root.h"
-#include "rules.h"
+#include "load/root.h"
+#include "rules/rules.h"
 #include "tap.h"
 
 /* What fn printed on stderr, in *ret. Returns fn's result. */

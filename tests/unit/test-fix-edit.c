@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* fix-edit: lines go where a person would put them, and nothing else in the file changes. */
 
-#include "fix-edit.h"
+#include "fix/fix-edit.h"
 #include "tap.h"
 
 static char *add1(const char *text, const char *section, const char *line) {

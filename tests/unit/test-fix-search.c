@@ -6,7 +6,7 @@
 
 #include <sys/stat.h>
 
-#include "fix-search.h"
+#include "fix/fix-search.h"
 #include "tap.h"
 
 static char tmpdir[] = "/tmp/test-fix-search.XXXXXX";

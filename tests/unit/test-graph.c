@@ -4,7 +4,7 @@
  * prunes its search with strongly connected components and caches the units ordered after a unit asked about
  * often: on random graphs (with cycles, hubs, and the same target asked again and again) its answers and chains
  * must be exactly those of a plain breadth-first search over every edge. */
-#include "graph.h"
+#include "model/graph.h"
 #include "tap.h"
 
 static bool drop_origin(const GraphEdge *e, void *userdata) {

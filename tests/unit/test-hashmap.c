@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include "hashmap.h"
-#include "search-path.h"
+#include "basic/hashmap.h"
+#include "load/search-path.h"
 #include "tap.h"
 
 static void test_hashmap(void) {

@@ -8,11 +8,11 @@
 #include <signal.h>
 #include <sys/wait.h>
 
-#include "bus-util.h"
 #include "fake-bus.h"
-#include "job-wait.h"
+#include "live/bus-util.h"
+#include "live/job-wait.h"
+#include "live/transient.h"
 #include "tap.h"
-#include "transient.h"
 
 #define SEC USEC_PER_SEC
 #define MS USEC_PER_MSEC

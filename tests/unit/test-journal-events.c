@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Record decoding per systemd era, from synthetic field sets (knowledge/journal.md §1–§5). */
 
-#include "journal-events.h"
+#include "journal/journal-events.h"
 #include "tap.h"
 
 /* Decodes the record given as "NAME=value" strings (NULL-terminated). */

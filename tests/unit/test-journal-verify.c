@@ -7,9 +7,9 @@
 #include <endian.h>
 #include <fcntl.h>
 
-#include "journal-verify.h"
+#include "basic/util.h"
+#include "journal/journal-verify.h"
 #include "tap.h"
-#include "util.h"
 
 #define FILE_SIZE 8192
 #define HEADER_SIZE 272

@@ -7,11 +7,11 @@
 
 #include <inttypes.h>
 
-#include "bus-util.h"
 #include "fake-bus.h"
-#include "live-chain.h"
-#include "live-report.h"
-#include "live.h"
+#include "live/bus-util.h"
+#include "live/live-chain.h"
+#include "live/live.h"
+#include "report/live-report.h"
 #include "tap.h"
 
 static void test_helpers(void) {

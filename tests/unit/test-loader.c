@@ -5,7 +5,7 @@
 
 #include <sys/stat.h>
 
-#include "loader.h"
+#include "load/loader.h"
 #include "tap.h"
 #include "tree.h"
 

@@ -4,7 +4,7 @@
  * change, with its origin. Also broken dependency rules, which must fail with file:line. */
 #include <sys/stat.h>
 
-#include "model.h"
+#include "model/model.h"
 #include "tap.h"
 
 static char tmpdir[] = "/tmp/test-model.XXXXXX";

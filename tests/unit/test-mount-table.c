@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The mountinfo reader: fields around the optional ones, octal escapes, over-mounts; the mount points PID 1
  * ignores or gives no default dependencies, from the real rules (the <mount-point>s of dependencies.xml). */
-#include "mount-table.h"
+#include "model/mount-table.h"
 #include "tap.h"
 
 int main(void) {

@@ -9,7 +9,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include "package.h"
+#include "load/package.h"
 #include "tap.h"
 
 static char tmpl[] = "/tmp/test-package.XXXXXX";

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "prefetch.h"
+#include "load/prefetch.h"
 #include "tap.h"
 #include "tree.h"
 

@@ -2,7 +2,7 @@
 /* print_chunked(): the output on two threads is byte for byte the output on one, whatever the number of items
  * and the chunk size; every item is formatted once. */
 
-#include "print-chunked.h"
+#include "basic/print-chunked.h"
 #include "tap.h"
 
 #define N_MAX 5000

@@ -4,11 +4,11 @@
 
 #include <sys/stat.h>
 
-#include "loader.h"
-#include "probe-props.h"
-#include "rules.h"
+#include "live/probe-props.h"
+#include "load/loader.h"
+#include "load/unit-settings.h"
+#include "rules/rules.h"
 #include "tap.h"
-#include "unit-settings.h"
 
 static char dir[256];
 

@@ -3,7 +3,7 @@
 
 #include <libxml/parser.h>
 
-#include "report.h"
+#include "report/report.h"
 #include "tap.h"
 
 static char *render(int (*fn)(const FindingList *, const ReportMeta *, FILE *), const FindingList *l,

@@ -5,7 +5,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include "root.h"
+#include "load/root.h"
 #include "tap.h"
 
 static char tmpl[] = "/tmp/test-root.XXXXXX";

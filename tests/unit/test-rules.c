@@ -4,7 +4,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include "rules.h"
+#include "rules/rules.h"
 #include "tap.h"
 
 static char tmpdir[] = "/tmp/test-rules.XXXXXX";

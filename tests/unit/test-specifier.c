@@ -2,7 +2,7 @@
 /* Specifier expansion: values for the system manager, per-letter introduction versions, the unit-name subset,
  * unknown specifiers before/after v236, and values only known from the context. */
 
-#include "specifier.h"
+#include "load/specifier.h"
 #include "tap.h"
 
 static void expand(const char *unit, unsigned v, SpecifierUse use, const char *in, int want_r, const char *want,

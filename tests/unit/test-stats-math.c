@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-#include "stats-math.h"
+#include "journal/stats-math.h"
 #include "tap.h"
 
 static void near(double got, double want, double tol, const char *name) {

@@ -3,8 +3,8 @@
 
 #include <dirent.h>
 
+#include "load/tmpfiles.h"
 #include "tap.h"
-#include "tmpfiles.h"
 
 static void test_parse(void) {
         _cleanup_(tmpfiles_list_done) TmpfilesList l = {};

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The boot transaction's ordering cycles: a tree with one cycle of two units beside a unit outside it, built
  * for its anchor; cycle_has() says which units each cycle goes through. */
-#include "model.h"
+#include "model/model.h"
+#include "model/transaction.h"
 #include "tap.h"
-#include "transaction.h"
 
 static void test_cycle_has_by_hand(void) {
         uint32_t nodes[] = { 7, 3, 11 };

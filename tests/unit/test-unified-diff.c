@@ -2,8 +2,8 @@
 /* unified_diff(): fixed cases against what `diff -u` writes, and random edits whose diff, applied by a small
  * strict applier here, gives back the new text exactly. */
 
+#include "basic/unified-diff.h"
 #include "tap.h"
-#include "unified-diff.h"
 
 static char *diff(const char *a, const char *b) {
         char *r = NULL;

@@ -8,8 +8,8 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include "load/unit-file.h"
 #include "tap.h"
-#include "unit-file.h"
 
 static char *render(const char *data, size_t size, unsigned v, const char * const *sections, DiagList *d) {
         _cleanup_(unit_file_freep) UnitFile *f = NULL;

@@ -4,8 +4,8 @@
 
 #include <sys/wait.h>
 
+#include "basic/unit-name.h"
 #include "tap.h"
-#include "unit-name.h"
 
 static void valid(const char *n, UnitNameFlags f, bool want) {
         tap_ok(unit_name_is_valid(n, f) == want, "'%s' %s (flags %d)", n, want ? "valid" : "invalid", f);

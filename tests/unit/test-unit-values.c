@@ -3,8 +3,8 @@
  * word systemd drops; setting_unit_names_foreach() gives what setting_words() gives, word for word and warning
  * for warning. */
 
+#include "load/unit-values.h"
 #include "tap.h"
-#include "unit-values.h"
 
 static Unit unit_with(const char *id, Setting *s) {
         static Source src = { .path = (char *) "/etc/systemd/system/x.service" };

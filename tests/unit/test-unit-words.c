@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Word splitting (plain, quoted, C escapes) and Exec*= parsing with prefixes per version. */
 
+#include "load/unit-words.h"
 #include "tap.h"
-#include "unit-words.h"
 
 static char *join(char **l) {
         size_t len = 1;

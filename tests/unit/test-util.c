@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <fcntl.h>
 
+#include "basic/json.h"
+#include "basic/util.h"
 #include "tap.h"
-#include "util.h"
-#include "json.h"
 
 static void test_paths(void) {
         _cleanup_(freep) char *a = path_simplify_dup("//a/./b//c/"), *b = path_join("/a/", "/b"),

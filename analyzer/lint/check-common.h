@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* Helpers shared by the checks (check-common.c) and the declarations of every check function. */
+
+#include "lint/lint-paths.h"
+#include "lint/lint.h"
+
+/* Is path dir itself or below it? */
+bool path_startswith_dir(const char *path, const char *dir);
+
+/* The common judgement of the two "before remount" checks: paths on the root file system need the unit ordered
+ * after systemd-remount-fs.service. Adds one finding (with evidence and a fix) when it is not. */
+int check_root_writable(const LintContext *c, ModelUnit *u, FindingList *out, const char *id, char **paths,
+                        const Setting *why, const char *consequence);
+
+/* Adds "created at boot by systemd-tmpfiles-setup.service (FILE:LINE: TYPE PATH)" when a tmpfiles.d line
+ * creates path: it exists only once that service has run, which itself runs after the remount. */
+int check_evidence_tmpfiles(const LintContext *c, Finding *f, const char *path);
+
+/* Adds the unit's own After= edges as evidence (what does order it, and from where). */
+int check_evidence_after_edges(const LintContext *c, Finding *f, const ModelUnit *u);
+
+int check_private_tmp_before_remount(const LintContext *c, ModelUnit *u, FindingList *out);
+int check_writable_path_before_remount(const LintContext *c, ModelUnit *u, FindingList *out);
+int check_path_on_separate_mount(const LintContext *c, ModelUnit *u, FindingList *out);
+int check_sandbox_ordered_too_early(const LintContext *c, ModelUnit *u, FindingList *out);
+int check_unknown_key(const LintContext *c, ModelUnit *u, FindingList *out);
+int check_invalid_value(const LintContext *c, ModelUnit *u, FindingList *out);
+int check_ordering_cycle(const LintContext *c, ModelUnit *u, FindingList *out);

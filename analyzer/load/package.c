@@ -1,0 +1,658 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <archive.h>
+#include <archive_entry.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "basic/unit-name.h"
+#include "load/package.h"
+#include "load/search-path.h"
+
+/* What the manager and systemd-tmpfiles read from a package: the unit directories of every search path and
+ * tmpfiles.d. Everything else of the package is skipped unread. */
+static const char * const kept_dirs[] = {
+        "etc/systemd/system",
+        "usr/local/lib/systemd/system",
+        "lib/systemd/system",
+        "usr/lib/systemd/system",
+        "etc/tmpfiles.d",
+        "usr/local/lib/tmpfiles.d",
+        "lib/tmpfiles.d",
+        "usr/lib/tmpfiles.d",
+        NULL,
+};
+
+#define TREE_DEPTH_MAX 16
+
+static void package_done(Package *p) {
+        free(p->file);
+        free(p->origin);
+        free(p->name);
+        free(p->version);
+        free(p->architecture);
+}
+
+void package_set_done(PackageSet *s) {
+        for (size_t i = 0; i < s->n_packages; i++)
+                package_done(&s->packages[i]);
+        free(s->packages);
+        mem_tree_free(s->tree);
+        root_free(s->root);
+        *s = (PackageSet) {};
+}
+
+static const char *kept_prefix(const char *path) {
+        for (const char * const *d = kept_dirs; *d; d++) {
+                const char *t = startswith(path, *d);
+                if (t && (*t == 0 || *t == '/'))
+                        return *d;
+        }
+        return NULL;
+}
+
+/* A member name as an in-tree path: "./lib/x" and "lib/x" -> "lib/x". Absolute names and ".." are refused:
+ * dpkg never writes them, and only an attack needs them. Returns 0, -EINVAL (refused) or -ENOMEM. */
+static int member_path(const char *name, char **ret) {
+        _cleanup_(freep) char *s = NULL;
+        const char *p = name;
+
+        if (!name || !*name)
+                return -EINVAL;
+        if (name[0] == '/')
+                return -EINVAL;
+        while (startswith(p, "./"))
+                p += 2 + strspn(p + 2, "/");
+        for (const char *c = p; *c;) {
+                size_t n = strcspn(c, "/");
+                if (n == 2 && c[0] == '.' && c[1] == '.')
+                        return -EINVAL;
+                c += n + strspn(c + n, "/");
+        }
+        s = path_simplify_dup(p);
+        if (!s)
+                return -ENOMEM;
+        while (startswith(s, "./"))
+                memmove(s, s + 2, strlen(s + 2) + 1);
+        if (streq(s, "."))
+                s[0] = 0;
+        if (strlen(s) >= PATH_MAX)
+                return -ENAMETOOLONG;
+        *ret = TAKE_PTR(s);
+        return 0;
+}
+
+static int ensure_tree(PackageSet *s) {
+        if (s->root)
+                return -EBUSY;
+        return s->tree ? 0 : mem_tree_new(&s->tree);
+}
+
+static int new_package(PackageSet *s, const char *file, bool tree, Package **ret) {
+        Package *n = realloc(s->packages, (s->n_packages + 1) * sizeof(Package));
+
+        if (!n)
+                return -ENOMEM;
+        s->packages = n;
+        n = &s->packages[s->n_packages];
+        *n = (Package) { .tree = tree };
+        n->file = strdup(file);
+        if (tree)
+                n->origin = endswith(file, "/") ? strdup(file) : strjoin(file, "/");
+        else
+                n->origin = strjoin(file, ":");
+        if (!n->file || !n->origin) {
+                package_done(n);
+                return -ENOMEM;
+        }
+        s->n_packages++;
+        *ret = n;
+        return 0;
+}
+
+static int diag_member(DiagList *diags, DiagLevel level, const Package *p, const char *path, const char *fmt, ...)
+        _printf_(5, 6);
+static int diag_member(DiagList *diags, DiagLevel level, const Package *p, const char *path, const char *fmt, ...) {
+        _cleanup_(freep) char *where = NULL, *m = NULL;
+        va_list ap;
+        int r;
+
+        where = path ? strjoin(p->origin, path) : strdup(p->file);
+        if (!where)
+                return -ENOMEM;
+        va_start(ap, fmt);
+        r = vasprintf(&m, fmt, ap);
+        va_end(ap);
+        if (r < 0)
+                return -ENOMEM;
+        return diag_add(diags, level, where, 0, "%s", m);
+}
+
+/* Is the tree still within the limits after adding? */
+static int check_limits(PackageSet *s, const Package *p, DiagList *diags) {
+        if (mem_tree_entries(s->tree) > PACKAGE_ENTRIES_MAX || mem_tree_bytes(s->tree) > PACKAGE_BYTES_MAX) {
+                (void) diag_member(diags, DIAG_ERROR, p, NULL,
+                                   "more than %u entries or %u MiB in unit and tmpfiles.d directories: refused",
+                                   PACKAGE_ENTRIES_MAX, PACKAGE_BYTES_MAX >> 20);
+                return -E2BIG;
+        }
+        return 0;
+}
+
+/* The outcome of adding one entry: refusals are warnings, the package goes on. */
+static int added(PackageSet *s, Package *p, const char *path, int r, DiagList *diags) {
+        if (r == -ENOMEM)
+                return r;
+        if (r == -EEXIST)
+                return diag_member(diags, DIAG_WARNING, p, path,
+                                   "a second entry with this path (in this package or an earlier one): ignored, "
+                                   "the first is kept");
+        if (r == -ENOTDIR)
+                return diag_member(diags, DIAG_WARNING, p, path,
+                                   "a parent directory is a file or symlink in the packages: ignored");
+        if (r < 0)
+                return diag_member(diags, DIAG_WARNING, p, path, "cannot be kept: %s", strerror(-r));
+        p->n_kept++;
+        return check_limits(s, p, diags);
+}
+
+/* ---- control files */
+
+static int control_field(const char *text, const char *field, char **ret) {
+        size_t fl = strlen(field);
+
+        for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+                if (strncasecmp(l, field, fl) == 0 && l[fl] == ':') {
+                        const char *v = l + fl + 1;
+                        size_t n;
+                        v += strspn(v, " \t");
+                        n = strcspn(v, "\n");
+                        while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t' || v[n - 1] == '\r'))
+                                n--;
+                        free(*ret);
+                        *ret = strndup_safe(v, n);
+                        return *ret ? 1 : -ENOMEM;
+                }
+        }
+        return 0;
+}
+
+static int parse_control(Package *p, const char *text, size_t size) {
+        /* a NUL inside, or a name that is not printable, would end up in reports: taken only as plain text */
+        if (strlen(text) != size || !utf8_is_valid_n(text, size, 0))
+                return -EBADMSG;
+        if (control_field(text, "Package", &p->name) < 0 || control_field(text, "Version", &p->version) < 0 ||
+            control_field(text, "Architecture", &p->architecture) < 0)
+                return -ENOMEM;
+        for (char **f = (char *[]) { p->name, p->version, p->architecture, NULL }; *f; f++)
+                for (const char *c = *f; *c; c++)
+                        if ((unsigned char) *c < 0x20 || *c == 0x7f)
+                                return -EBADMSG;
+        return 0;
+}
+
+/* ---- .deb */
+
+typedef struct Outer {
+        struct archive *a;
+        char buf[64 * 1024];
+} Outer;
+
+/* The inner archive reads the current member of the outer one: a stream, never a file. */
+static la_ssize_t outer_read(struct archive *inner, void *userdata, const void **ret) {
+        Outer *o = userdata;
+        la_ssize_t n = archive_read_data(o->a, o->buf, sizeof o->buf);
+
+        if (n < 0) {
+                archive_set_error(inner, EIO, "%s", archive_error_string(o->a) ?: "read error");
+                return -1;
+        }
+        *ret = o->buf;
+        return n;
+}
+
+static void archive_freep(struct archive **a) {
+        if (*a)
+                archive_read_free(*a);
+}
+
+static int open_inner(Outer *o, struct archive **ret) {
+        _cleanup_(archive_freep) struct archive *a = archive_read_new();
+
+        if (!a)
+                return -ENOMEM;
+        /* what dpkg-deb writes and reads: tar, compressed with gzip, xz, zstd, bzip2 or lzma, or not */
+        if (archive_read_support_format_tar(a) != ARCHIVE_OK || archive_read_support_filter_gzip(a) != ARCHIVE_OK ||
+            archive_read_support_filter_xz(a) != ARCHIVE_OK || archive_read_support_filter_bzip2(a) != ARCHIVE_OK ||
+            archive_read_support_filter_lzma(a) != ARCHIVE_OK)
+                return -ENOMEM;
+        /* without libzstd libarchive would start the zstd program: only when it is built in */
+        (void) archive_read_support_filter_zstd(a);
+        if (archive_read_open(a, o, NULL, outer_read, NULL) != ARCHIVE_OK)
+                return -EBADMSG;
+        *ret = TAKE_PTR(a);
+        return 0;
+}
+
+/* Reads the current entry's data, at most max bytes (more is -EFBIG). */
+static int read_entry(struct archive *a, size_t max, char **ret, size_t *ret_size) {
+        _cleanup_(freep) char *buf = NULL;
+        size_t n = 0, allocated = 0;
+
+        for (;;) {
+                la_ssize_t k;
+                if (GREEDY_REALLOC(buf, allocated, MIN(n + 65536, max + 1) + 1) < 0)
+                        return -ENOMEM;
+                k = archive_read_data(a, buf + n, MIN(n + 65536, max + 1) - n);
+                if (k < 0)
+                        return -EBADMSG;
+                if (k == 0)
+                        break;
+                n += (size_t) k;
+                if (n > max)
+                        return -EFBIG;
+        }
+        if (!buf && !(buf = malloc(1)))
+                return -ENOMEM;
+        buf[n] = 0;
+        *ret = TAKE_PTR(buf);
+        *ret_size = n;
+        return 0;
+}
+
+static int read_control_tar(Package *p, Outer *o, DiagList *diags) {
+        _cleanup_(archive_freep) struct archive *a = NULL;
+        struct archive_entry *e;
+        int r, k;
+
+        r = open_inner(o, &a);
+        if (r < 0)
+                return r;
+        while ((k = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
+                _cleanup_(freep) char *path = NULL, *data = NULL;
+                size_t size;
+
+                if (member_path(archive_entry_pathname(e), &path) < 0 || !streq(path, "control") ||
+                    archive_entry_filetype(e) != AE_IFREG)
+                        continue;
+                r = read_entry(a, 1u << 20, &data, &size);
+                if (r < 0 || parse_control(p, data, size) < 0) {
+                        (void) diag_member(diags, DIAG_WARNING, p, "control", "unreadable control file: ignored");
+                        continue;
+                }
+        }
+        return k == ARCHIVE_EOF ? 0 : -EBADMSG;
+}
+
+static int keep_entry(PackageSet *s, Package *p, struct archive *a, struct archive_entry *e, const char *path,
+                      DiagList *diags) {
+        const char *hard = archive_entry_hardlink(e);
+        _cleanup_(freep) char *data = NULL;
+        size_t size;
+        int r;
+
+        if (hard) {
+                /* a hard link shares the data of a member read before: kept as a copy of it */
+                _cleanup_(freep) char *target = NULL;
+                const char *d;
+                size_t n;
+                if (member_path(hard, &target) < 0)
+                        return diag_member(diags, DIAG_WARNING, p, path, "hard link to a refused name: ignored");
+                r = mem_tree_read(s->tree, target, &d, &n);
+                if (r < 0)
+                        return diag_member(diags, DIAG_WARNING, p, path,
+                                           "hard link to %s, which is not a kept file: ignored", target);
+                return added(s, p, path, mem_tree_add_file(s->tree, path, d, n, p->origin), diags);
+        }
+        switch (archive_entry_filetype(e)) {
+        case AE_IFDIR:
+                return mem_tree_add_dir(s->tree, path, p->origin) == -ENOMEM ? -ENOMEM : 0;
+        case AE_IFLNK: {
+                const char *t = archive_entry_symlink(e);
+                if (isempty(t))
+                        return diag_member(diags, DIAG_WARNING, p, path, "symlink without a target: ignored");
+                return added(s, p, path, mem_tree_add_symlink(s->tree, path, t, p->origin), diags);
+        }
+        case AE_IFREG:
+                if (archive_entry_size_is_set(e) && archive_entry_size(e) > (la_int64_t) PACKAGE_MEMBER_MAX)
+                        return diag_member(diags, DIAG_WARNING, p, path,
+                                           "%lld bytes, more than %u MiB: not read, ignored",
+                                           (long long) archive_entry_size(e), PACKAGE_MEMBER_MAX >> 20);
+                r = read_entry(a, PACKAGE_MEMBER_MAX, &data, &size);
+                if (r == -EFBIG)
+                        return diag_member(diags, DIAG_WARNING, p, path, "more than %u MiB: ignored",
+                                           PACKAGE_MEMBER_MAX >> 20);
+                if (r < 0)
+                        return r;
+                return added(s, p, path, mem_tree_add_file(s->tree, path, data, size, p->origin), diags);
+        default:
+                return diag_member(diags, DIAG_WARNING, p, path,
+                                   "not a regular file, directory or symlink (device, FIFO or socket): ignored");
+        }
+}
+
+static int read_data_tar(PackageSet *s, Package *p, Outer *o, DiagList *diags) {
+        _cleanup_(archive_freep) struct archive *a = NULL;
+        struct archive_entry *e;
+        unsigned members = 0;
+        int r, k;
+
+        r = open_inner(o, &a);
+        if (r < 0)
+                return r;
+        while ((k = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
+                _cleanup_(freep) char *path = NULL;
+                const char *name = archive_entry_pathname(e);
+
+                if (++members > PACKAGE_MEMBERS_MAX) {
+                        (void) diag_member(diags, DIAG_ERROR, p, NULL, "more than %u members in data.tar: refused",
+                                           PACKAGE_MEMBERS_MAX);
+                        return -E2BIG;
+                }
+                r = member_path(name, &path);
+                if (r == -ENOMEM)
+                        return r;
+                if (r < 0) {
+                        /* said only when it aims at what bootrace reads: other refused names cannot matter */
+                        (void) diag_member(diags, DIAG_WARNING, p, NULL,
+                                           "member \"%s\": absolute name or \"..\": refused", strna(name));
+                        continue;
+                }
+                if (!kept_prefix(path))
+                        continue;
+                r = keep_entry(s, p, a, e, path, diags);
+                if (r < 0)
+                        return r;
+        }
+        if (k != ARCHIVE_EOF) {
+                (void) diag_member(diags, DIAG_ERROR, p, NULL, "damaged data.tar: %s",
+                                   archive_error_string(a) ?: "read error");
+                return -EBADMSG;
+        }
+        return 0;
+}
+
+int package_file_is_deb(const char *path) {
+        _cleanup_(closep) int fd = -EBADF;
+        char h[8 + 16];
+        struct stat st;
+        ssize_t n;
+
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        if (fd < 0)
+                return -errno;
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (!S_ISREG(st.st_mode))
+                return 0;
+        n = pread(fd, h, sizeof h, 0);
+        if (n < 0)
+                return -errno;
+        return n == (ssize_t) sizeof h && memcmp(h, "!<arch>\ndebian-binary", 21) == 0;
+}
+
+int package_set_add_deb(PackageSet *s, const char *path, DiagList *diags) {
+        _cleanup_(archive_freep) struct archive *a = NULL;
+        _cleanup_(freep) Outer *o = NULL;
+        struct archive_entry *e;
+        Package *p;
+        bool seen_binary = false, seen_control = false, seen_data = false;
+        size_t errors = diag_count(diags, DIAG_ERROR);
+        int r, k;
+
+        r = ensure_tree(s);
+        if (r < 0)
+                return r;
+        r = new_package(s, path, false, &p);
+        if (r < 0)
+                return r;
+        o = calloc(1, sizeof(Outer));
+        a = archive_read_new();
+        if (!o || !a)
+                return -ENOMEM;
+        if (archive_read_support_format_ar(a) != ARCHIVE_OK)
+                return -ENOMEM;
+        if (archive_read_open_filename(a, path, 64 * 1024) != ARCHIVE_OK) {
+                int err = archive_errno(a);
+                (void) diag_member(diags, DIAG_ERROR, p, NULL, "cannot open: %s",
+                                   archive_error_string(a) ?: strerror(err));
+                return err > 0 ? -err : -EBADMSG;
+        }
+        o->a = a;
+        while ((k = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
+                const char *name = strempty(archive_entry_pathname(e));
+
+                if (!seen_binary) {
+                        _cleanup_(freep) char *v = NULL;
+                        size_t n;
+                        if (!streq(name, "debian-binary") || read_entry(a, 64, &v, &n) < 0 || !startswith(v, "2.")) {
+                                (void) diag_member(diags, DIAG_ERROR, p, NULL,
+                                                   "not a Debian binary package (no debian-binary 2.x first)");
+                                return -EBADMSG;
+                        }
+                        seen_binary = true;
+                        continue;
+                }
+                if (startswith(name, "control.tar")) {
+                        if (seen_control) {
+                                (void) diag_member(diags, DIAG_ERROR, p, NULL, "two control.tar members");
+                                return -EBADMSG;
+                        }
+                        seen_control = true;
+                        r = read_control_tar(p, o, diags);
+                } else if (startswith(name, "data.tar")) {
+                        if (seen_data) {
+                                (void) diag_member(diags, DIAG_ERROR, p, NULL, "two data.tar members");
+                                return -EBADMSG;
+                        }
+                        seen_data = true;
+                        r = read_data_tar(s, p, o, diags);
+                } else
+                        continue; /* "_"-members and others: dpkg-deb ignores or refuses them, none matters here */
+                if (r == -EBADMSG && diag_count(diags, DIAG_ERROR) == errors)
+                        (void) diag_member(diags, DIAG_ERROR, p, NULL, "damaged %s: %s", name,
+                                           archive_error_string(a) ?: "cut short or corrupt");
+                if (r < 0)
+                        return r;
+        }
+        if (k != ARCHIVE_EOF || !seen_data) {
+                (void) diag_member(diags, DIAG_ERROR, p, NULL, "%s",
+                                   k != ARCHIVE_EOF ? "damaged ar archive" : "no data.tar member");
+                return -EBADMSG;
+        }
+        return 0;
+}
+
+/* ---- unpacked trees */
+
+int package_dir_is_tree(const char *dir) {
+        _cleanup_(root_freep) Root *r = NULL;
+
+        if (root_open(dir, &r) < 0)
+                return 0;
+        if (root_entry_type(r, "/DEBIAN") == DT_DIR)
+                return 1;
+        for (const char * const *d = kept_dirs; *d; d++)
+                if (root_entry_type(r, *d) == DT_DIR)
+                        return 1;
+        return 0;
+}
+
+static int copy_tree(PackageSet *s, Package *p, const Root *r, const char *path, unsigned depth, DiagList *diags) {
+        _cleanup_(strv_freep) char **names = NULL;
+        int k;
+
+        if (depth > TREE_DEPTH_MAX)
+                return diag_member(diags, DIAG_WARNING, p, path, "directories nested too deep: not read");
+        k = root_list_dir(r, path, &names);
+        if (k == -ENOMEM)
+                return k;
+        if (k < 0)
+                return diag_member(diags, DIAG_WARNING, p, path, "cannot list: %s", strerror(-k));
+        STRV_FOREACH(n, names) {
+                _cleanup_(freep) char *child = path_join(path, *n), *data = NULL, *target = NULL;
+                _cleanup_(closep) int fd = -EBADF;
+                size_t size;
+                int t;
+
+                if (!child)
+                        return -ENOMEM;
+                t = root_entry_type(r, child);
+                if (t == DT_DIR) {
+                        if (mem_tree_add_dir(s->tree, child, p->origin) == -ENOMEM)
+                                return -ENOMEM;
+                        k = copy_tree(s, p, r, child, depth + 1, diags);
+                } else if (t == DT_LNK) {
+                        k = root_readlink(r, child, &target);
+                        if (k == -ENOMEM)
+                                return k;
+                        k = k < 0 ? diag_member(diags, DIAG_WARNING, p, child, "unreadable symlink: ignored") :
+                                    added(s, p, child, mem_tree_add_symlink(s->tree, child, target, p->origin),
+                                          diags);
+                } else if (t == DT_REG) {
+                        k = root_open_file(r, child, &fd, NULL);
+                        if (k >= 0)
+                                k = read_full_fd(fd, PACKAGE_MEMBER_MAX, &data, &size);
+                        if (k == -ENOMEM)
+                                return k;
+                        if (k == -EFBIG)
+                                k = diag_member(diags, DIAG_WARNING, p, child, "more than %u MiB: ignored",
+                                                PACKAGE_MEMBER_MAX >> 20);
+                        else if (k < 0)
+                                k = diag_member(diags, DIAG_WARNING, p, child, "cannot read: %s: ignored",
+                                                strerror(-k));
+                        else
+                                k = added(s, p, child, mem_tree_add_file(s->tree, child, data, size, p->origin),
+                                          diags);
+                } else
+                        k = diag_member(diags, DIAG_WARNING, p, child,
+                                        "not a regular file, directory or symlink (device, FIFO or socket): ignored");
+                if (k < 0)
+                        return k;
+        }
+        return 0;
+}
+
+int package_set_add_tree(PackageSet *s, const char *dir, DiagList *diags) {
+        _cleanup_(root_freep) Root *r = NULL;
+        _cleanup_(freep) char *clean = NULL;
+        Package *p;
+        int k;
+
+        k = ensure_tree(s);
+        if (k < 0)
+                return k;
+        clean = path_simplify_dup(dir);
+        if (!clean)
+                return -ENOMEM;
+        k = new_package(s, clean, true, &p);
+        if (k < 0)
+                return k;
+        k = root_open(dir, &r);
+        if (k < 0) {
+                (void) diag_member(diags, DIAG_ERROR, p, NULL, "cannot open: %s", strerror(-k));
+                return k;
+        }
+        {
+                _cleanup_(closep) int fd = -EBADF;
+                _cleanup_(freep) char *data = NULL;
+                size_t size;
+                if (root_open_file(r, "/DEBIAN/control", &fd, NULL) >= 0 &&
+                    read_full_fd(fd, 1u << 20, &data, &size) >= 0 && parse_control(p, data, size) < 0)
+                        (void) diag_member(diags, DIAG_WARNING, p, "DEBIAN/control", "unreadable: ignored");
+        }
+        for (const char * const *d = kept_dirs; *d; d++) {
+                bool real = true;
+                /* only directories that are directories all the way: a symlinked /lib would read the same
+                 * files twice, and a link out of the tree is no part of the package */
+                for (const char *c = strchr(*d, '/'); real; c = strchr(c + 1, '/')) {
+                        _cleanup_(freep) char *prefix = strndup_safe(*d, c ? (size_t) (c - *d) : strlen(*d));
+                        if (!prefix)
+                                return -ENOMEM;
+                        real = root_entry_type(r, prefix) == DT_DIR;
+                        if (!c)
+                                break;
+                }
+                if (!real)
+                        continue;
+                if (mem_tree_add_dir(s->tree, *d, p->origin) == -ENOMEM)
+                        return -ENOMEM;
+                k = copy_tree(s, p, r, *d, 0, diags);
+                if (k < 0)
+                        return k;
+        }
+        return 0;
+}
+
+int package_set_root(PackageSet *s, const Root **ret) {
+        int r;
+
+        if (!s->root) {
+                if (!s->tree && (r = mem_tree_new(&s->tree)) < 0)
+                        return r;
+                r = root_open_mem(TAKE_PTR(s->tree), s->n_packages > 0 ? s->packages[0].origin : "packages:",
+                                  &s->root);
+                if (r < 0)
+                        return r;
+        }
+        *ret = s->root;
+        return 0;
+}
+
+int package_set_unit_dirs(PackageSet *s, unsigned v, char ***ret) {
+        _cleanup_(strv_freep) char **sp = NULL, **dirs = NULL;
+        const Root *root;
+        bool has_lib = false;
+        int r;
+
+        r = package_set_root(s, &root);
+        if (r < 0)
+                return r;
+        r = search_path_for_version(v, &sp);
+        if (r < 0)
+                return r;
+        STRV_FOREACH(d, sp) {
+                has_lib = has_lib || streq(*d, "/lib/systemd/system");
+                if (root_entry_type(root, *d) == DT_DIR && strv_extend(&dirs, *d) < 0)
+                        return -ENOMEM;
+                if (streq(*d, "/usr/lib/systemd/system") && !has_lib &&
+                    root_entry_type(root, "/lib/systemd/system") == DT_DIR &&
+                    strv_extend(&dirs, "/lib/systemd/system") < 0)
+                        return -ENOMEM;
+        }
+        if (!dirs && !(dirs = calloc(1, sizeof(char *))))
+                return -ENOMEM;
+        *ret = TAKE_PTR(dirs);
+        return 0;
+}
+
+int package_set_unit_files(PackageSet *s, char * const *dirs, char ***ret) {
+        _cleanup_(strv_freep) char **files = NULL;
+        const Root *root;
+        int r;
+
+        r = package_set_root(s, &root);
+        if (r < 0)
+                return r;
+        STRV_FOREACH(d, dirs) {
+                _cleanup_(strv_freep) char **names = NULL;
+                if (root_list_dir(root, *d, &names) < 0)
+                        continue;
+                STRV_FOREACH(n, names) {
+                        _cleanup_(freep) char *p = path_join(*d, *n);
+                        if (!p)
+                                return -ENOMEM;
+                        if (!unit_name_is_valid(*n, UNIT_NAME_ANY) || root_entry_type(root, p) != DT_REG ||
+                            root_null_or_empty(root, p) != 0)
+                                continue;
+                        if (strv_extend_unique(&files, *n) < 0)
+                                return -ENOMEM;
+                }
+        }
+        if (!files && !(files = calloc(1, sizeof(char *))))
+                return -ENOMEM;
+        *ret = TAKE_PTR(files);
+        return 0;
+}

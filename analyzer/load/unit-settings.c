@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "load/unit-settings.h"
+
+static const char * const setting_status_table[_SETTING_STATUS_MAX] = {
+        [SETTING_EFFECTIVE] = "effective",
+        [SETTING_OVERRIDDEN] = "overridden",
+        [SETTING_RESET] = "reset",
+        [SETTING_EMPTY_RESET] = "empty-reset",
+        [SETTING_EMPTY_NOOP] = "empty-noop",
+        [SETTING_UNKNOWN_KEY] = "unknown-key",
+        [SETTING_UNSUPPORTED] = "unsupported",
+        [SETTING_UNKNOWN_SECTION] = "unknown-section",
+        [SETTING_IGNORED] = "ignored",
+};
+
+const char *setting_status_to_string(SettingStatus s) {
+        return s >= 0 && s < _SETTING_STATUS_MAX ? setting_status_table[s] : NULL;
+}
+
+int unit_settings_classify(const Unit *u, const Rules *rules, unsigned v, SettingStatus **ret, DiagList *diags) {
+        _cleanup_(freep) SettingStatus *st = NULL;
+        _cleanup_(freep) const KeyInfo **info = NULL;
+        _cleanup_(strv_freep) char **warned_sections = NULL;
+
+        st = calloc(u->n_settings + 1, sizeof(SettingStatus));
+        info = calloc(u->n_settings + 1, sizeof(KeyInfo *));
+        if (!st || !info)
+                return -ENOMEM;
+
+        for (size_t i = 0; i < u->n_settings; i++) {
+                const Setting *s = &u->settings[i];
+                const char *file = u->sources[s->source].path;
+
+                if (startswith(s->section, "X-") || startswith(s->key, "X-")) {
+                        st[i] = SETTING_IGNORED;
+                        continue;
+                }
+                if (!rules_section_is_valid(u->type, s->section)) {
+                        st[i] = SETTING_UNKNOWN_SECTION;
+                        if (!strv_contains(warned_sections, s->section)) {
+                                if (strv_extend(&warned_sections, s->section) < 0)
+                                        return -ENOMEM;
+                                (void) diag_add(diags, DIAG_WARNING, file, s->line,
+                                                "unknown section [%s] for a %s unit, its keys are ignored", s->section,
+                                                unit_type_to_string(u->type));
+                        }
+                        continue;
+                }
+                info[i] = rules_key_lookup(rules, u->type, s->section, s->key, v);
+                if (!info[i]) {
+                        const KeyInfo *any = rules_key_lookup_any(rules, s->key);
+                        if (any && (any->since > v || (any->until && any->until < v))) {
+                                st[i] = SETTING_UNSUPPORTED;
+                                if (any->since > v)
+                                        (void) diag_add(diags, DIAG_WARNING, file, s->line,
+                                                        "%s= is not known to systemd %u (it appeared in %u), ignored",
+                                                        s->key, v, any->since);
+                                else
+                                        (void) diag_add(diags, DIAG_WARNING, file, s->line,
+                                                        "%s= is not known to systemd %u (removed after %u), ignored",
+                                                        s->key, v, any->until);
+                        } else {
+                                st[i] = SETTING_UNKNOWN_KEY;
+                                if (any)
+                                        (void) diag_add(diags, DIAG_WARNING, file, s->line,
+                                                        "%s= does not belong in [%s] of a %s unit (it goes in [%s]), "
+                                                        "ignored",
+                                                        s->key, s->section, unit_type_to_string(u->type),
+                                                        any->section);
+                                else
+                                        (void) diag_add(diags, DIAG_WARNING, file, s->line,
+                                                        "unknown key %s= in section [%s], ignored", s->key,
+                                                        s->section);
+                        }
+                        continue;
+                }
+                st[i] = SETTING_EFFECTIVE;
+        }
+
+        /* second pass, backwards: overrides and resets */
+        for (size_t i = u->n_settings; i > 0; i--) {
+                const Setting *s = &u->settings[i - 1];
+                const KeyInfo *k = info[i - 1];
+
+                if (st[i - 1] != SETTING_EFFECTIVE || !k)
+                        continue;
+                switch (k->kind) {
+                case KEY_SINGLE:
+                        for (size_t j = i; j < u->n_settings; j++)
+                                if (info[j] == k && streq(u->settings[j].section, s->section) &&
+                                    st[j] == SETTING_EFFECTIVE) {
+                                        st[i - 1] = SETTING_OVERRIDDEN;
+                                        break;
+                                }
+                        break;
+                case KEY_DEPENDENCY:
+                        if (isempty(s->value))
+                                st[i - 1] = SETTING_EMPTY_NOOP;
+                        break;
+                case KEY_LIST:
+                case KEY_CONDITION:
+                case KEY_ASSERT:
+                        if (isempty(s->value)) {
+                                st[i - 1] = SETTING_EMPTY_RESET;
+                                break;
+                        }
+                        for (size_t j = i; j < u->n_settings; j++) {
+                                const KeyInfo *kj = info[j];
+                                if (!kj || !isempty(u->settings[j].value) ||
+                                    (st[j] != SETTING_EMPTY_RESET && st[j] != SETTING_EFFECTIVE))
+                                        continue;
+                                if (kj == k || (k->kind != KEY_LIST && kj->kind == k->kind)) {
+                                        st[i - 1] = SETTING_RESET;
+                                        break;
+                                }
+                        }
+                        break;
+                default:
+                        break;
+                }
+        }
+        *ret = TAKE_PTR(st);
+        return 0;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* What systemd makes of each assignment of a loaded unit: which ones take effect, which a later one overrides
+ * or an empty assignment resets, which are ignored (unknown section or key, a key this version does not know). */
+
+#include "basic/diag.h"
+#include "load/unit.h"
+#include "rules/rules.h"
+
+/* one byte (packed): a large tree has a million settings, each with its status */
+typedef enum __attribute__((packed)) SettingStatus {
+        SETTING_EFFECTIVE,
+        SETTING_OVERRIDDEN,  /* single-valued key assigned again later */
+        SETTING_RESET,       /* a later empty assignment cleared the list */
+        SETTING_EMPTY_RESET, /* this empty assignment clears the list (has no value itself) */
+        SETTING_EMPTY_NOOP,  /* empty assignment of a dependency list: does nothing */
+        SETTING_UNKNOWN_KEY,
+        SETTING_UNSUPPORTED, /* a key this systemd version does not know yet (or any more) */
+        SETTING_UNKNOWN_SECTION,
+        SETTING_IGNORED,     /* X- sections and keys */
+        _SETTING_STATUS_MAX,
+        _SETTING_STATUS_INVALID = -EINVAL,
+} SettingStatus;
+
+const char *setting_status_to_string(SettingStatus s);
+
+/* Computes the status of every setting of u (ret has u->n_settings entries, caller frees) for systemd version v.
+ * Warnings systemd would log (unknown key, unknown section, unsupported key) are added to diags. */
+int unit_settings_classify(const Unit *u, const Rules *rules, unsigned v, SettingStatus **ret, DiagList *diags);

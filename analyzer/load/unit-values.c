@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "load/specifier.h"
+#include "load/unit-values.h"
+#include "load/unit-words.h"
+
+static const char *file_of(const Unit *u, const Setting *s) {
+        return u->sources[s->source].path;
+}
+
+static int expand_one(const Unit *u, const Setting *s, const char *word, SpecifierUse use, unsigned v, char **ret,
+                      DiagList *diags) {
+        SpecifierContext c = { .unit_name = u->id, .systemd = v };
+        const char *unknown = NULL;
+        int r;
+
+        r = specifier_expand(word, &c, use, ret, &unknown);
+        if (r == -ENXIO) {
+                (void) diag_add(diags, DIAG_NOTICE, file_of(u, s), s->line,
+                                "%s= uses %s, which cannot be known offline; kept unexpanded", s->key,
+                                strna(unknown));
+                *ret = strdup(word);
+                return *ret ? -ENXIO : -ENOMEM;
+        }
+        if (r == -EBADMSG) {
+                (void) diag_add(diags, DIAG_WARNING, file_of(u, s), s->line,
+                                "%s=%s: unknown or not allowed specifier %s, systemd rejects the assignment",
+                                s->key, word, strna(unknown));
+                return r;
+        }
+        return r;
+}
+
+int setting_expand(const Unit *u, const Setting *s, unsigned v, char **ret, DiagList *diags) {
+        return expand_one(u, s, s->value, SPECIFIER_USE_VALUE, v, ret, diags);
+}
+
+int setting_unit_names_foreach(const Unit *u, const Setting *s, unsigned v, DiagList *diags,
+                               int (*f)(const char *name, void *userdata), void *userdata) {
+        /* split on whitespace only, as words_split_plain() does: quotes and backslashes are kept */
+        for (const char *p = s->value + strspn(s->value, WHITESPACE); *p; p += strspn(p, WHITESPACE)) {
+                _cleanup_(freep) char *e = NULL;
+                const char *word = p;
+                size_t n = strcspn(p, WHITESPACE);
+                char buf[UNIT_NAME_MAX + 1];
+                const char *w = buf;
+                int r;
+
+                p += n;
+                if (n < sizeof buf && !memchr(word, '%', n)) {
+                        /* nothing to expand: the word as it is */
+                        memcpy(buf, word, n);
+                        buf[n] = 0;
+                } else {
+                        _cleanup_(freep) char *copy = strndup_safe(word, n);
+                        if (!copy)
+                                return -ENOMEM;
+                        r = expand_one(u, s, copy, SPECIFIER_USE_UNIT_NAME, v, &e, diags);
+                        if (r == -ENOMEM)
+                                return r;
+                        if (r == -EBADMSG || !e)
+                                continue;
+                        w = e;
+                }
+                if (!unit_name_is_valid(w, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE)) {
+                        (void) diag_add(diags, DIAG_WARNING, file_of(u, s), s->line,
+                                        "%s=: \"%s\" is not a valid unit name, ignored", s->key, w);
+                        continue;
+                }
+                r = f(w, userdata);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int push_copy(const char *word, void *userdata) {
+        return strv_extend(userdata, word);
+}
+
+int setting_words(const Unit *u, const Setting *s, const KeyInfo *k, unsigned v, char ***ret, DiagList *diags) {
+        _cleanup_(strv_freep) char **words = NULL, **out = NULL;
+        int r;
+
+        if (!k)
+                return -EINVAL;
+        switch (k->type) {
+        case VALUE_UNIT_LIST:
+                out = calloc(1, sizeof(char *));
+                if (!out)
+                        return -ENOMEM;
+                r = setting_unit_names_foreach(u, s, v, diags, push_copy, &out);
+                if (r < 0)
+                        return r;
+                *ret = TAKE_PTR(out);
+                return 0;
+        case VALUE_PATH_LIST:
+                r = words_split_quoted(s->value, false, &words);
+                break;
+        default:
+                /* Environment= applies C escapes; other string lists keep backslashes, a trailing one too */
+                r = words_split_flags(s->value,
+                                      streq(s->key, "Environment") ? WORDS_CUNESCAPE
+                                                                   : WORDS_RETAIN_ESCAPE | WORDS_RELAX,
+                                      &words);
+                break;
+        }
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                (void) diag_add(diags, DIAG_WARNING, file_of(u, s), s->line, "%s=: invalid quoting, ignored", s->key);
+                words = NULL;
+        }
+        out = calloc(1, sizeof(char *));
+        if (!out)
+                return -ENOMEM;
+        STRV_FOREACH(w, words) {
+                _cleanup_(freep) char *e = NULL;
+
+                r = expand_one(u, s, *w, SPECIFIER_USE_VALUE, v, &e, diags);
+                if (r == -ENOMEM)
+                        return r;
+                if (r == -EBADMSG)
+                        continue;
+                if (k->type == VALUE_PATH_LIST) {
+                        /* systemd simplifies the path ("//", "/./", a trailing "/") and then refuses only relative
+                         * paths and ".." components */
+                        const char *p = e;
+                        _cleanup_(freep) char *simple = NULL;
+                        while (*p == '-' || *p == '+')
+                                p++;
+                        simple = path_simplify_dup(p);
+                        if (!simple)
+                                return -ENOMEM;
+                        if (!path_is_absolute(simple) || !path_is_normalized(simple)) {
+                                (void) diag_add(diags, DIAG_WARNING, file_of(u, s), s->line,
+                                                "%s=: \"%s\" is not an absolute, normalized path, ignored", s->key,
+                                                e);
+                                continue;
+                        }
+                }
+                if (strv_push(&out, TAKE_PTR(e)) < 0)
+                        return -ENOMEM;
+        }
+        *ret = TAKE_PTR(out);
+        return 0;
+}

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <math.h>
+
+#include "journal/race-evidence.h"
+#include "report/stats-report.h"
+
+static void header(const StatsSample *s, FILE *f) {
+        fprintf(f, "%s: %s: %u boot%s in the journal", s->label, s->source->description, s->boots_in_journal,
+                s->boots_in_journal == 1 ? "" : "s");
+        if (s->boots_started)
+                fprintf(f, " of %u started (%u missing)", s->boots_started, s->boots_missing);
+        fprintf(f, ", %u incomplete", s->boots_incomplete);
+        fputs("; systemd ", f);
+        if (s->systemd_versions)
+                STRV_FOREACH(v, s->systemd_versions)
+                        fprintf(f, "%s%s", v == s->systemd_versions ? "" : ", ", *v);
+        else
+                fputs("version not in the journal", f);
+        if (s->kernels) {
+                fputs("; kernel ", f);
+                STRV_FOREACH(v, s->kernels)
+                        fprintf(f, "%s%s", v == s->kernels ? "" : ", ", *v);
+        }
+        fputc('\n', f);
+        if (s->source->n_errors)
+                fprintf(f, "%s: warning: %" PRIu64 " read error%s (%s): results are partial\n", s->label,
+                        s->source->n_errors, s->source->n_errors == 1 ? "" : "s", strerror(-s->source->first_error));
+}
+
+static void results(const UnitStats *u, FILE *f) {
+        if (u->n_results == 0) {
+                fputc('-', f);
+                return;
+        }
+        for (size_t i = 0; i < u->n_results; i++)
+                fprintf(f, "%s%s=%u", i ? "," : "", u->results[i].result, u->results[i].count);
+}
+
+static void unit_table(const StatsReport *r, const StatsSample *s, FILE *f) {
+        char b1[32], b2[32], b3[32];
+        size_t w = 4;
+
+        for (size_t i = 0; i < s->n_units; i++)
+                w = MAX(w, strlen(s->units[i].unit));
+        fprintf(f, "\nUnits (%s; failures = failed%s%s, of the boots with a known outcome):\n", s->label,
+                r->options->not_run_is_failure ? " + not run" : "",
+                r->options->cycle_is_failure ? " + named in a cycle" : "");
+        fprintf(f, "%-*s %9s %8s %-17s %5s %6s %7s %7s %7s  %s\n", (int) w, "UNIT", "FAILURES", "RATE",
+                "95% CI (CP)", "OK", "FAILED", "NOT-RUN", "SKIPPED", "UNKNOWN", "RESULTS");
+        for (size_t i = 0; i < s->n_units; i++) {
+                const UnitStats *u = &s->units[i];
+                char frac[32], ci[48];
+                snprintf(frac, sizeof frac, "%u/%u", u->failures, u->boots);
+                if (u->boots)
+                        snprintf(ci, sizeof ci, "%s-%s", stats_fmt_pct(b2, u->ci_low), stats_fmt_pct(b3, u->ci_high));
+                else
+                        snprintf(ci, sizeof ci, "-");
+                fprintf(f, "%-*s %9s %8s %-17s %5u %6u %7u %7u %7u  ", (int) w, u->unit, frac,
+                        stats_fmt_pct(b1, u->rate), ci, u->succeeded, u->failed, u->not_run, u->skipped, u->unknown);
+                results(u, f);
+                fputc('\n', f);
+                if (u->has_worst)
+                        fprintf(f, "%-*s %9s worst case (unknown and missing boots failed): %u/%u = %s, 95%% CI %s-%s\n",
+                                (int) w, "", "", u->worst_failures, u->worst_boots, stats_fmt_pct(b1, u->worst_rate),
+                                stats_fmt_pct(b2, u->worst_ci_low), stats_fmt_pct(b3, u->worst_ci_high));
+        }
+}
+
+static const char *short_id(char buf[static 16], const char *id) {
+        if (isempty(id))
+                return "?";
+        snprintf(buf, 16, "%.12s", id);
+        return buf;
+}
+
+/* --by=machine: the machines, then each unit per machine against the rest of the fleet. */
+static void machines(const StatsReport *r, const StatsSample *s, FILE *f) {
+        char b1[32], b2[32], b3[32], id[16];
+        size_t w = 8;
+
+        if (!r->options->by_machine)
+                return;
+        for (size_t m = 0; m < s->n_machines; m++)
+                w = MAX(w, strlen(strna(s->machines[m].hostname)));
+        fprintf(f, "\nMachines (%s; grouped by _MACHINE_ID, named by _HOSTNAME): %zu\n", s->label, s->n_machines);
+        fprintf(f, "%-32s  %-*s %6s %10s\n", "MACHINE", (int) w, "HOSTNAME", "BOOTS", "INCOMPLETE");
+        for (size_t m = 0; m < s->n_machines; m++) {
+                const MachineStats *ms = &s->machines[m];
+                fprintf(f, "%-32s  %-*s %6u %10u", isempty(ms->machine_id) ? "(none)" : ms->machine_id, (int) w,
+                        strna(ms->hostname), ms->boots_in_journal, ms->boots_incomplete);
+                if (strv_length(ms->hostnames) > 1) {
+                        fputs("  also named", f);
+                        STRV_FOREACH(h, ms->hostnames)
+                                if (!streq(*h, strna(ms->hostname)))
+                                        fprintf(f, " %s", *h);
+                }
+                fputc('\n', f);
+        }
+        fprintf(f, "\nPer machine (%s; failures of the boots with a known outcome; VS REST: Fisher's exact test of "
+                   "the machine against all others, two-sided, Holm-adjusted over every machine and unit):\n",
+                s->label);
+        for (size_t i = 0; i < s->n_units; i++) {
+                const UnitStats *u = &s->units[i];
+                if (!r->options->units && u->failures == 0)
+                        continue;
+                fprintf(f, "%s: failed on %u of %u machine%s, %u differ%s from the rest; overall %u/%u = %s\n", u->unit,
+                        u->machines_failing, u->machines, u->machines == 1 ? "" : "s", u->machines_deviating,
+                        u->machines_deviating == 1 ? "s" : "", u->failures, u->boots, stats_fmt_pct(b1, u->rate));
+                fprintf(f, "  %-*s %-12s %9s %8s %-17s %7s  %s\n", (int) w, "HOSTNAME", "MACHINE", "FAILURES", "RATE",
+                        "95% CI (CP)", "UNKNOWN", "VS REST");
+                for (size_t m = 0; m < s->n_machines; m++) {
+                        const MachineStats *ms = &s->machines[m];
+                        const UnitStats *mu = &ms->units[i];
+                        char frac[32], ci[48];
+                        snprintf(frac, sizeof frac, "%u/%u", mu->failures, mu->boots);
+                        if (mu->boots)
+                                snprintf(ci, sizeof ci, "%s-%s", stats_fmt_pct(b2, mu->ci_low),
+                                         stats_fmt_pct(b3, mu->ci_high));
+                        else
+                                snprintf(ci, sizeof ci, "-");
+                        fprintf(f, "  %-*s %-12s %9s %8s %-17s %7u  ", (int) w, strna(ms->hostname),
+                                short_id(id, ms->machine_id), frac, stats_fmt_pct(b1, mu->rate), ci, mu->unknown);
+                        if (isnan(mu->p_vs_rest_holm))
+                                fputs("-\n", f);
+                        else
+                                fprintf(f, "%s (p = %.2g)\n",
+                                        mu->deviates > 0 ? "higher" : mu->deviates < 0 ? "lower" : "same",
+                                        mu->p_vs_rest_holm);
+                }
+        }
+}
+
+static void signatures(const StatsSample *s, FILE *f) {
+        if (s->n_signatures == 0)
+                return;
+        fprintf(f, "\nFailure signatures (%s):\n", s->label);
+        for (size_t i = 0; i < s->n_signatures; i++) {
+                fprintf(f, "  %-32s %u unit-boot%s:", s->signatures[i].signature, s->signatures[i].unit_boots,
+                        s->signatures[i].unit_boots == 1 ? "" : "s");
+                STRV_FOREACH(u, s->signatures[i].units)
+                        fprintf(f, " %s", *u);
+                fputc('\n', f);
+        }
+}
+
+static void cycles(const StatsSample *s, FILE *f) {
+        const BootAnalysis *a = s->analysis;
+
+        if (s->n_cycles == 0) {
+                fprintf(f, "\nOrdering cycles (%s): none recorded in the journal\n", s->label);
+                return;
+        }
+        fprintf(f, "\nOrdering cycles (%s): %u\n", s->label, s->n_cycles);
+        for (size_t b = 0; b < a->n_boots; b++)
+                for (size_t c = 0; c < a->boots[b].n_cycles; c++) {
+                        const Cycle *cy = &a->boots[b].cycles[c];
+                        fprintf(f, "  boot %zu %s: cycle starting with %s%s; deleted:", b + 1, a->boots[b].id,
+                                strna(cy->start), cy->unfixable ? " (unfixable)" : "");
+                        if (!cy->deleted)
+                                fputs(" none", f);
+                        STRV_FOREACH(d, cy->deleted)
+                                fprintf(f, " %s", *d);
+                        fputc('\n', f);
+                        STRV_FOREACH(l, cy->lines)
+                                fprintf(f, "    %s\n", *l);
+                }
+}
+
+static int incomplete(const StatsSample *s, FILE *f) {
+        const BootAnalysis *a = s->analysis;
+        bool any = false;
+
+        for (size_t b = 0; b < a->n_boots; b++) {
+                _cleanup_(freep) char *why = NULL;
+                int r = stats_boot_incomplete(&a->boots[b], &why);
+                if (r < 0)
+                        return r;
+                if (!why)
+                        continue;
+                if (!any)
+                        fprintf(f, "\nIncomplete boots (%s):\n", s->label);
+                any = true;
+                fprintf(f, "  boot %zu %s: %s\n", b + 1, a->boots[b].id, why);
+        }
+        if (s->boots_missing)
+                fprintf(f, "\nMissing boots (%s): %u started but not in the journal: outcome unknown\n", s->label,
+                        s->boots_missing);
+        return 0;
+}
+
+static int race(const StatsReport *rep, const StatsSample *s, FILE *f) {
+        const BootAnalysis *a = s->analysis;
+        const char * const *anchors = rep->options->anchors ? (const char * const *) rep->options->anchors :
+                                                              stats_default_anchors;
+        char t1[32], t2[32];
+        bool any = false;
+
+        for (size_t i = 0; i < s->n_units; i++) {
+                const UnitStats *u = &s->units[i];
+                if (u->index < 0 || u->failures == 0)
+                        continue;
+                for (size_t b = 0; b < a->n_boots; b++) {
+                        const UnitBoot *ub = &a->units[u->index].boots[b];
+                        _cleanup_(race_evidence_done) RaceEvidence e = {};
+                        _cleanup_(freep) char *what = NULL;
+                        int r;
+                        if (!outcome_is_failure(ub->outcome, rep->options->not_run_is_failure))
+                                continue;
+                        if (!any)
+                                fprintf(f, "\nRace evidence (%s; monotonic time of each boot):\n", s->label);
+                        any = true;
+                        if ((r = race_evidence_build(a, (size_t) u->index, b, anchors, &e)) < 0 ||
+                            (r = stats_fmt_unit_boot(ub, &what)) < 0)
+                                return r;
+                        fprintf(f, "  %s boot %zu %.8s: %s at %s (start %s): %s\n", u->unit, b + 1, a->boots[b].id,
+                                what, stats_fmt_usec(t1, e.end_usec), stats_fmt_usec(t2, e.start_usec), e.summary);
+                }
+        }
+        return 0;
+}
+
+static void comparisons(const StatsReport *r, FILE *f) {
+        char b1[32], b2[32];
+        size_t w = 4;
+
+        if (r->n_comparisons == 0)
+                return;
+        for (size_t i = 0; i < r->n_comparisons; i++)
+                w = MAX(w, strlen(r->comparisons[i].unit));
+        fprintf(f, "\nBefore/after (Fisher's exact test, two-sided; %s%s):\n",
+                r->n_comparisons > 1 ? "p-values not corrected for multiple comparisons, Holm in JSON" :
+                                       "one comparison",
+                r->comparisons[0].worst_case ? "; worst case: unknown and missing boots counted as failed" : "");
+        fprintf(f, "%-*s %10s %10s %10s %10s %9s  %s\n", (int) w, "UNIT", "BEFORE", "AFTER", "BEFORE%", "AFTER%", "P",
+                "VERDICT");
+        for (size_t i = 0; i < r->n_comparisons; i++) {
+                const Comparison *c = &r->comparisons[i];
+                char before[32], after[32];
+                snprintf(before, sizeof before, "%u/%u", c->before_failures, c->before_boots);
+                snprintf(after, sizeof after, "%u/%u", c->after_failures, c->after_boots);
+                fprintf(f, "%-*s %10s %10s %10s %10s %9.3g  %s%s\n", (int) w, c->unit, before, after,
+                        stats_fmt_pct(b1, c->before_boots ? (double) c->before_failures / c->before_boots : NAN),
+                        stats_fmt_pct(b2, c->after_boots ? (double) c->after_failures / c->after_boots : NAN),
+                        c->p_value,
+                        comparison_verdict_to_string(c->verdict), c->thin ? ", under-powered" : "");
+        }
+}
+
+int stats_report_text(const StatsReport *r, FILE *f) {
+        int k;
+
+        if (r->has_baseline)
+                header(&r->baseline, f);
+        header(&r->sample, f);
+        if (r->has_baseline)
+                unit_table(r, &r->baseline, f);
+        unit_table(r, &r->sample, f);
+        if (r->has_baseline)
+                machines(r, &r->baseline, f);
+        machines(r, &r->sample, f);
+        comparisons(r, f);
+        if (r->has_baseline)
+                signatures(&r->baseline, f);
+        signatures(&r->sample, f);
+        if (r->has_baseline)
+                cycles(&r->baseline, f);
+        cycles(&r->sample, f);
+        if (r->has_baseline && (k = incomplete(&r->baseline, f)) < 0)
+                return k;
+        if ((k = incomplete(&r->sample, f)) < 0)
+                return k;
+        if ((k = race(r, &r->sample, f)) < 0)
+                return k;
+        fprintf(f, "\nCriterion: %s\n", r->criterion);
+        fprintf(f, "Verdict: %s: %s\n", r->verdict == VERDICT_PASS ? "PASS" : "FAIL", r->verdict_text);
+        return fflush(f) == 0 && !ferror(f) ? 0 : -EIO;
+}

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* rules/base-NNN.xml: the base model of one systemd version. */
+#include "basic/xml-util.h"
+#include "rules/rules-internal.h"
+
+struct BaseModel {
+        unsigned version;
+        char *source;
+        const char *file;   /* borrowed from RulesFile */
+        BaseUnit *units;    /* sorted by name */
+        size_t n_units;
+        BaseLink *links;    /* sorted by unit */
+        size_t n_links;
+        char **alias_names, **alias_units;
+};
+
+static BaseModel *base_model_free(BaseModel *b) {
+        if (!b)
+                return NULL;
+        for (size_t i = 0; i < b->n_units; i++) {
+                free((char *) b->units[i].name);
+                free((char *) b->units[i].text);
+                free((char *) b->units[i].path);
+        }
+        free(b->units);
+        for (size_t i = 0; i < b->n_links; i++) {
+                free((char *) b->links[i].unit);
+                free((char *) b->links[i].name);
+        }
+        free(b->links);
+        strv_free(b->alias_names);
+        strv_free(b->alias_units);
+        free(b->source);
+        return mfree(b);
+}
+static inline void base_model_freep(BaseModel **b) {
+        base_model_free(*b);
+}
+
+void rules_base_done(Rules *r) {
+        for (size_t i = 0; i < r->n_bases; i++)
+                base_model_free(r->bases[i]);
+        r->bases = mfree(r->bases);
+        r->n_bases = 0;
+}
+
+static int unit_cmp(const void *a, const void *b) {
+        return strcmp(((const BaseUnit *) a)->name, ((const BaseUnit *) b)->name);
+}
+
+static int link_cmp(const void *a, const void *b) {
+        const BaseLink *x = a, *y = b;
+        int c = strcmp(x->unit, y->unit);
+        return c != 0 ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+static int parse_unit(BaseModel *b, const RulesFile *f, xmlNode *n, DiagList *diags) {
+        const char *name = xml_attr(n, "name");
+        _cleanup_(freep) char *text = NULL;
+        BaseUnit *nu;
+        unsigned line = xml_line(n);
+        char *start;
+
+        if (!name || !unit_name_is_valid(name, UNIT_NAME_PLAIN | UNIT_NAME_TEMPLATE))
+                return rules_bad(diags, f->path, line, "<unit name=\"%s\">: not a valid unit name", strempty(name));
+        text = xml_text(n);
+        if (!text)
+                return -ENOMEM;
+        start = text;
+        if (*start == '\n') {
+                start++;
+                line++;
+        }
+        nu = realloc(b->units, sizeof(BaseUnit) * (b->n_units + 1));
+        if (!nu)
+                return -ENOMEM;
+        b->units = nu;
+        nu[b->n_units] = (BaseUnit) {
+                .name = strdup(name),
+                .text = strdup(start),
+                .size = strlen(start),
+                .path = xml_attr(n, "path") ? strdup(xml_attr(n, "path")) : NULL,
+                .file = f->path,
+                .line = line,
+        };
+        b->n_units++;
+        if (!nu[b->n_units - 1].name || !nu[b->n_units - 1].text)
+                return -ENOMEM;
+        return 0;
+}
+
+int rules_parse_base(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags) {
+        _cleanup_(base_model_freep) BaseModel *b = NULL;
+        xmlNode *root = xmlDocGetRootElement(doc);
+        BaseModel **nb;
+        int q, error = 0;
+
+        b = calloc(1, sizeof(BaseModel));
+        if (!b)
+                return -ENOMEM;
+        b->file = f->path;
+        q = rules_parse_version(f, root, "systemd", true, &b->version, diags);
+        if (q < 0)
+                return q;
+        b->source = strdup(strempty(xml_attr(root, "source")));
+        if (!b->source)
+                return -ENOMEM;
+        for (size_t i = 0; i < r->n_bases; i++)
+                if (r->bases[i]->version == b->version)
+                        return rules_bad(diags, f->path, xml_line(root), "a second base model for systemd %u (%s)",
+                                         b->version, r->bases[i]->file);
+        XML_FOREACH_ELEMENT(n, root) {
+                if (xml_is(n, "unit"))
+                        q = parse_unit(b, f, n, diags);
+                else if (xml_is(n, "link")) {
+                        const char *u = xml_attr(n, "unit"), *name = xml_attr(n, "name");
+                        BaseLink *nl;
+                        if (!u || !name || !unit_name_is_valid(u, UNIT_NAME_ANY) ||
+                            !unit_name_is_valid(name, UNIT_NAME_ANY)) {
+                                q = rules_bad(diags, f->path, xml_line(n), "<link>: invalid unit name");
+                                goto next;
+                        }
+                        nl = realloc(b->links, sizeof(BaseLink) * (b->n_links + 1));
+                        if (!nl)
+                                return -ENOMEM;
+                        b->links = nl;
+                        nl[b->n_links++] = (BaseLink) {
+                                .type = dep_type_from_string(xml_attr(n, "type")),
+                                .unit = strdup(u),
+                                .name = strdup(name),
+                                .line = xml_line(n),
+                        };
+                        q = nl[b->n_links - 1].unit && nl[b->n_links - 1].name ? 0 : -ENOMEM;
+                } else {
+                        const char *a = xml_attr(n, "name"), *u = xml_attr(n, "unit");
+                        if (!a || !u || !unit_name_is_valid(a, UNIT_NAME_ANY) || !unit_name_is_valid(u, UNIT_NAME_ANY)) {
+                                q = rules_bad(diags, f->path, xml_line(n), "<alias>: invalid unit name");
+                                goto next;
+                        }
+                        q = strv_extend(&b->alias_names, a) < 0 || strv_extend(&b->alias_units, u) < 0 ? -ENOMEM
+                                                                                                     : 0;
+                }
+        next:
+                if (q == -ENOMEM)
+                        return q;
+                if (q < 0)
+                        error = error ?: q;
+        }
+        if (b->n_units > 0)
+                qsort_safe(b->units, b->n_units, sizeof(BaseUnit), unit_cmp);
+        for (size_t i = 1; i < b->n_units; i++)
+                if (streq(b->units[i].name, b->units[i - 1].name))
+                        error = rules_bad(diags, f->path, b->units[i].line, "unit %s is defined twice",
+                                          b->units[i].name);
+        if (b->n_links > 0)
+                qsort_safe(b->links, b->n_links, sizeof(BaseLink), link_cmp);
+        if (error < 0)
+                return error;
+        nb = realloc(r->bases, sizeof(BaseModel *) * (r->n_bases + 1));
+        if (!nb)
+                return -ENOMEM;
+        r->bases = nb;
+        nb[r->n_bases++] = TAKE_PTR(b);
+        return 0;
+}
+
+const BaseModel *rules_base_model(const Rules *r, unsigned v) {
+        const BaseModel *best = NULL, *oldest = NULL;
+
+        for (size_t i = 0; r && i < r->n_bases; i++) {
+                const BaseModel *b = r->bases[i];
+                if (b->version <= v && (!best || b->version > best->version))
+                        best = b;
+                if (!oldest || b->version < oldest->version)
+                        oldest = b;
+        }
+        return best ?: oldest;
+}
+
+unsigned base_model_version(const BaseModel *b) {
+        return b->version;
+}
+
+const char *base_model_file(const BaseModel *b) {
+        return b->file;
+}
+
+const char *base_model_source(const BaseModel *b) {
+        return b->source;
+}
+
+const BaseUnit *base_model_unit(const BaseModel *b, const char *name) {
+        BaseUnit key = { .name = name };
+        return b && b->n_units ? bsearch(&key, b->units, b->n_units, sizeof(BaseUnit), unit_cmp) : NULL;
+}
+
+size_t base_model_unit_count(const BaseModel *b) {
+        return b ? b->n_units : 0;
+}
+
+const BaseUnit *base_model_unit_get(const BaseModel *b, size_t i) {
+        return b && i < b->n_units ? &b->units[i] : NULL;
+}
+
+size_t base_model_links(const BaseModel *b, const char *unit, const BaseLink **ret) {
+        size_t lo = 0, hi, n;
+
+        *ret = NULL;
+        if (!b)
+                return 0;
+        hi = b->n_links;
+        while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                if (strcmp(b->links[mid].unit, unit) < 0)
+                        lo = mid + 1;
+                else
+                        hi = mid;
+        }
+        for (n = 0; lo + n < b->n_links && streq(b->links[lo + n].unit, unit); n++)
+                ;
+        *ret = n ? &b->links[lo] : NULL;
+        return n;
+}
+
+const char *base_model_alias(const BaseModel *b, const char *name) {
+        for (size_t i = 0; b && b->alias_names && b->alias_names[i]; i++)
+                if (streq(b->alias_names[i], name))
+                        return b->alias_units[i];
+        return NULL;
+}

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* Inside the rules module: the Rules object and the table of rules file kinds. Adding a kind of rules file is a
+ * schema in rules/schema/, a parse function and an entry in rules_file_kinds[] (rules.c); the parse function
+ * stores what it read in its own member of Rules and frees it in its done function. */
+
+#include <libxml/tree.h>
+
+#include "basic/hashmap.h"
+#include "rules/rules.h"
+
+typedef struct RulesFileKind RulesFileKind;
+
+/* One loaded file, kept for messages and for modules that want to know what was read. */
+typedef struct RulesFile {
+        char *path;
+        const RulesFileKind *kind;
+} RulesFile;
+
+/* A parse function reads a validated document. It reports semantic errors (duplicates, bad numbers, unknown
+ * names) as DIAG_ERROR with file:line and then returns -EBADMSG; -ENOMEM on OOM. */
+typedef int (*RulesParseFunc)(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
+typedef void (*RulesDoneFunc)(Rules *r);
+/* Runs once after every file of the kind was parsed (cross-file checks, indexes). */
+typedef int (*RulesFinishFunc)(Rules *r, DiagList *diags);
+
+struct RulesFileKind {
+        const char *pattern;  /* file name or fnmatch() pattern in the rules directory */
+        const char *schema;   /* file name in the rules directory's schema/ */
+        bool required;        /* a missing file is an error (else: zero files of this kind are fine) */
+        RulesParseFunc parse;
+        RulesFinishFunc finish;
+        RulesDoneFunc done;
+};
+
+typedef struct Target {
+        char *name;
+        unsigned version;
+        char *package;
+        char *status;
+        char *note;
+        char **aliases;
+        char *file;
+        unsigned line;
+} Target;
+
+/* A key as stored: the public KeyInfo plus what only this module needs. */
+typedef struct KeyEntry {
+        KeyInfo info;
+        unsigned *value_since, *value_until; /* parallel to info.values */
+        bool type_section;                   /* [Service] etc.; false: [Unit] or [Install] */
+        char *file;                          /* borrowed from RulesFile */
+        unsigned line;
+        struct KeyEntry *next;               /* the next entry with the same name */
+} KeyEntry;
+
+typedef struct CheckEntry {
+        CheckInfo info;
+        char **loss_units, **loss_texts; /* parallel */
+        const char *file; /* borrowed from RulesFile */
+        unsigned line;
+} CheckEntry;
+
+struct Rules {
+        char *dir;
+        RulesFile *files;
+        size_t n_files, allocated_files;
+
+        /* targets.xml */
+        Target *targets;
+        size_t n_targets, allocated_targets;
+
+        /* unit-keys.xml */
+        KeyEntry **keys;          /* every entry, in file order */
+        size_t n_keys, allocated_keys;
+        Hashmap keys_by_name;     /* name -> first KeyEntry with that name (chain via next) */
+        char **strings;           /* interned strings shared by entries (section names, renamed_to) */
+
+        /* dependencies.xml */
+        DepRule **dep_rules;      /* <set> rules first, then the others, each group in file order */
+        size_t n_dep_rules, allocated_dep_rules;
+        struct RulesVersioned *features, *perpetual, *manager_defaults, *mount_points;
+        size_t n_features, n_perpetual, n_manager_defaults, n_mount_points;
+
+        /* checks.xml */
+        CheckEntry *checks;
+        size_t n_checks, allocated_checks;
+
+        /* base-NNN.xml */
+        struct BaseModel **bases;
+        size_t n_bases;
+
+        /* add the parsed data of new rules file kinds here */
+};
+
+/* A named fact that holds for a range of versions (features, perpetual units, manager defaults, mount points). */
+typedef struct RulesVersioned {
+        char *name;
+        char *value, *offline_value; /* manager defaults only; mount points: value is the role */
+        char *fstype;                /* mount points only: the entry matches a file system type, not a path */
+        unsigned since, until;
+        bool no_default_deps;        /* perpetual units only */
+        bool tree;                   /* mount points only: everything below the path too */
+} RulesVersioned;
+
+int rules_parse_targets(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
+void rules_targets_done(Rules *r);
+
+int rules_parse_checks(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
+void rules_checks_done(Rules *r);
+
+int rules_parse_unit_keys(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
+int rules_unit_keys_finish(Rules *r, DiagList *diags);
+void rules_unit_keys_done(Rules *r);
+
+int rules_parse_dependencies(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
+void rules_dependencies_done(Rules *r);
+
+int rules_parse_base(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
+void rules_base_done(Rules *r);
+
+/* Shared by the parse functions: a version attribute ("257"); absent is 0 when optional. Reports a DIAG_ERROR
+ * naming file:line and returns -EBADMSG when the value is not a number (or missing and required). */
+int rules_parse_version(const RulesFile *f, xmlNode *n, const char *attr, bool required, unsigned *ret,
+                        DiagList *diags);
+/* Adds a DIAG_ERROR at file:line and returns -EBADMSG (or -ENOMEM). */
+int rules_bad(DiagList *diags, const char *file, unsigned line, const char *fmt, ...) _printf_(4, 5);

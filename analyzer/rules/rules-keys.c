@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "basic/xml-util.h"
+#include "rules/rules-internal.h"
+
+#define ALL_UNIT_TYPES ((1U << _UNIT_TYPE_MAX) - 1)
+
+static const char * const key_kind_table[_KEY_KIND_MAX] = {
+        [KEY_SINGLE] = "single",
+        [KEY_LIST] = "list",
+        [KEY_DEPENDENCY] = "dependency",
+        [KEY_CONDITION] = "condition",
+        [KEY_ASSERT] = "assert",
+};
+
+static const char * const value_type_table[_VALUE_TYPE_MAX] = {
+        [VALUE_STRING] = "string",
+        [VALUE_BOOL] = "bool",
+        [VALUE_UNIT_LIST] = "unit-list",
+        [VALUE_PATH_LIST] = "path-list",
+        [VALUE_PATH] = "path",
+        [VALUE_EXEC] = "exec",
+        [VALUE_ENUM] = "enum",
+};
+
+const char *key_kind_to_string(KeyKind k) {
+        return k >= 0 && k < _KEY_KIND_MAX ? key_kind_table[k] : NULL;
+}
+
+KeyKind key_kind_from_string(const char *s) {
+        int i = string_table_lookup(key_kind_table, ELEMENTSOF(key_kind_table), s);
+        return i < 0 ? _KEY_KIND_INVALID : (KeyKind) i;
+}
+
+const char *value_type_to_string(ValueType t) {
+        return t >= 0 && t < _VALUE_TYPE_MAX ? value_type_table[t] : NULL;
+}
+
+ValueType value_type_from_string(const char *s) {
+        int i = string_table_lookup(value_type_table, ELEMENTSOF(value_type_table), s);
+        return i < 0 ? _VALUE_TYPE_INVALID : (ValueType) i;
+}
+
+static KeyEntry *key_entry_free(KeyEntry *e) {
+        if (!e)
+                return NULL;
+        free((char *) e->info.name);
+        free((char *) e->info.renamed_to);
+        strv_free(e->info.values);
+        free(e->value_since);
+        free(e->value_until);
+        return mfree(e);
+}
+static inline void key_entry_freep(KeyEntry **e) {
+        key_entry_free(*e);
+}
+
+void rules_unit_keys_done(Rules *r) {
+        for (size_t i = 0; i < r->n_keys; i++)
+                key_entry_free(r->keys[i]);
+        r->keys = mfree(r->keys);
+        r->n_keys = r->allocated_keys = 0;
+        hashmap_done(&r->keys_by_name);
+}
+
+static KeyEntry *entry_of(const KeyInfo *k) {
+        return (KeyEntry *) ((char *) k - offsetof(KeyEntry, info));
+}
+
+static bool ranges_overlap(unsigned s1, unsigned u1, unsigned s2, unsigned u2) {
+        unsigned e1 = u1 ?: UINT32_MAX, e2 = u2 ?: UINT32_MAX;
+        return s1 <= e2 && s2 <= e1;
+}
+
+static bool entries_collide(const KeyEntry *a, const KeyEntry *b) {
+        if (a->type_section != b->type_section)
+                return false;
+        if (!a->type_section && !streq(a->info.section, b->info.section))
+                return false;
+        if (!(a->info.unit_types & b->info.unit_types))
+                return false;
+        return ranges_overlap(a->info.since, a->info.until, b->info.since, b->info.until);
+}
+
+static int parse_values(KeyEntry *e, const RulesFile *f, xmlNode *n, DiagList *diags) {
+        size_t m = 0;
+        int q;
+
+        XML_FOREACH_ELEMENT(c, n)
+                if (xml_is(c, "value"))
+                        m++;
+        if (m == 0)
+                return e->info.type == VALUE_ENUM
+                               ? rules_bad(diags, f->path, xml_line(n), "enum key %s= has no <value>",
+                                          e->info.name)
+                               : 0;
+        if (e->info.type != VALUE_ENUM && e->info.type != VALUE_BOOL)
+                return rules_bad(diags, f->path, xml_line(n),
+                                "<value> is only allowed for type=\"enum\" and type=\"bool\" (key %s=)",
+                                e->info.name);
+
+        e->value_since = calloc(m, sizeof(unsigned));
+        e->value_until = calloc(m, sizeof(unsigned));
+        if (!e->value_since || !e->value_until)
+                return -ENOMEM;
+        m = 0;
+        XML_FOREACH_ELEMENT(c, n) {
+                const char *v = xml_attr(c, "name");
+
+                if (!xml_is(c, "value"))
+                        continue;
+                if (isempty(v))
+                        return rules_bad(diags, f->path, xml_line(c), "empty <value> name");
+                if (strv_contains(e->info.values, v))
+                        return rules_bad(diags, f->path, xml_line(c), "duplicate value \"%s\" of %s=",
+                                        v, e->info.name);
+                q = rules_parse_version(f, c, "since", false, &e->value_since[m], diags);
+                if (q >= 0)
+                        q = rules_parse_version(f, c, "until", false, &e->value_until[m], diags);
+                if (q < 0)
+                        return q;
+                if (e->value_until[m] > 0 && e->value_since[m] > e->value_until[m])
+                        return rules_bad(diags, f->path, xml_line(c),
+                                        "value \"%s\" of %s=: since=%u is after until=%u", v, e->info.name,
+                                        e->value_since[m], e->value_until[m]);
+                if (e->value_since[m] > 0 && e->value_since[m] < e->info.since)
+                        return rules_bad(diags, f->path, xml_line(c),
+                                        "value \"%s\" of %s= is older (since=%u) than its key (since=%u)", v,
+                                        e->info.name, e->value_since[m], e->info.since);
+                if (strv_extend(&e->info.values, v) < 0)
+                        return -ENOMEM;
+                m++;
+        }
+        return 0;
+}
+
+static int parse_key(Rules *r, const RulesFile *f, xmlNode *n, const char *section, bool type_section,
+                     unsigned unit_types, DiagList *diags) {
+        _cleanup_(key_entry_freep) KeyEntry *e = NULL;
+        const char *name = xml_attr(n, "name"), *s;
+        KeyEntry *head;
+        int q;
+
+        if (isempty(name) || strpbrk(name, "= \t\n[]"))
+                return rules_bad(diags, f->path, xml_line(n), "invalid key name \"%s\"", strempty(name));
+
+        e = calloc(1, sizeof(KeyEntry));
+        if (!e)
+                return -ENOMEM;
+        e->info.name = strdup(name);
+        if (!e->info.name)
+                return -ENOMEM;
+        e->info.section = section;
+        e->info.unit_types = unit_types;
+        e->type_section = type_section;
+        e->file = f->path;
+        e->line = xml_line(n);
+        e->info.kind = key_kind_from_string(strempty(xml_attr(n, "kind")));
+        e->info.type = value_type_from_string(strempty(xml_attr(n, "type")));
+        if (e->info.kind < 0 || e->info.type < 0) /* the schema lets nothing else through */
+                return rules_bad(diags, f->path, e->line, "bad kind= or type= of key %s=", name);
+
+        q = rules_parse_version(f, n, "since", true, &e->info.since, diags);
+        if (q >= 0)
+                q = rules_parse_version(f, n, "until", false, &e->info.until, diags);
+        if (q >= 0)
+                q = rules_parse_version(f, n, "ignored-since", false, &e->info.ignored_since, diags);
+        if (q < 0)
+                return q;
+        if (e->info.until > 0 && e->info.since > e->info.until)
+                return rules_bad(diags, f->path, e->line, "key %s=: since=%u is after until=%u", name,
+                                e->info.since, e->info.until);
+        if (e->info.ignored_since > 0 && (e->info.ignored_since < e->info.since ||
+                                          (e->info.until && e->info.ignored_since > e->info.until)))
+                return rules_bad(diags, f->path, e->line,
+                                "key %s=: ignored-since=%u is outside since=%u..until=%u", name,
+                                e->info.ignored_since, e->info.since, e->info.until);
+        s = xml_attr(n, "renamed-to");
+        if (s && !(e->info.renamed_to = strdup(s)))
+                return -ENOMEM;
+
+        q = parse_values(e, f, n, diags);
+        if (q < 0)
+                return q;
+
+        head = hashmap_get(&r->keys_by_name, name);
+        for (KeyEntry *o = head; o; o = o->next)
+                if (entries_collide(o, e))
+                        return rules_bad(diags, f->path, e->line,
+                                        "key %s= is defined twice for the same section, unit type and version "
+                                        "(first at %s:%u)", name, o->file, o->line);
+
+        if (GREEDY_REALLOC(r->keys, r->allocated_keys, r->n_keys + 1) < 0)
+                return -ENOMEM;
+        if (head) {
+                /* append, so that lookups see entries in file order */
+                KeyEntry *last = head;
+                while (last->next)
+                        last = last->next;
+                last->next = e;
+        } else {
+                q = hashmap_put(&r->keys_by_name, e->info.name, e);
+                if (q < 0)
+                        return q;
+        }
+        r->keys[r->n_keys++] = TAKE_PTR(e);
+        return 0;
+}
+
+/* unit-types="service socket": the mask, and the section name of the first type (KeyInfo.section). */
+static int parse_unit_types(const RulesFile *f, xmlNode *n, unsigned *ret_mask, const char **ret_section,
+                            DiagList *diags) {
+        const char *s = strempty(xml_attr(n, "unit-types"));
+        unsigned mask = 0;
+        UnitType first = _UNIT_TYPE_MAX;
+
+        while (*s) {
+                size_t l;
+                _cleanup_(freep) char *w = NULL;
+                UnitType t;
+
+                s += strspn(s, " \t\n");
+                l = strcspn(s, " \t\n");
+                if (l == 0)
+                        break;
+                w = strndup_safe(s, l);
+                if (!w)
+                        return -ENOMEM;
+                s += l;
+                t = unit_type_from_string(w);
+                if (t < 0)
+                        return rules_bad(diags, f->path, xml_line(n), "unknown unit type \"%s\"", w);
+                if (!rules_type_section(t))
+                        return rules_bad(diags, f->path, xml_line(n),
+                                        "%s units have no section of their own", w);
+                if (mask & (1U << t))
+                        return rules_bad(diags, f->path, xml_line(n), "unit type \"%s\" listed twice",
+                                        w);
+                first = MIN(first, t);
+                mask |= 1U << t;
+        }
+        if (mask == 0)
+                return rules_bad(diags, f->path, xml_line(n), "unit-types= is empty");
+        *ret_mask = mask;
+        *ret_section = rules_type_section(first);
+        return 0;
+}
+
+int rules_parse_unit_keys(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags) {
+        int error = 0;
+
+        XML_FOREACH_ELEMENT(g, xmlDocGetRootElement(doc)) {
+                const char *section = NULL;
+                unsigned mask = 0;
+                bool type_section;
+                int q;
+
+                if (xml_is(g, "section")) {
+                        /* the schema allows Unit and Install only; use static strings, entries borrow them */
+                        section = streq(strempty(xml_attr(g, "name")), "Install") ? "Install" : "Unit";
+                        mask = ALL_UNIT_TYPES;
+                        type_section = false;
+                } else {
+                        q = parse_unit_types(f, g, &mask, &section, diags);
+                        if (q == -ENOMEM)
+                                return q;
+                        if (q < 0) {
+                                error = error ?: q;
+                                continue;
+                        }
+                        type_section = true;
+                }
+                XML_FOREACH_ELEMENT(k, g) {
+                        q = parse_key(r, f, k, section, type_section, mask, diags);
+                        if (q == -ENOMEM)
+                                return q;
+                        if (q < 0)
+                                error = error ?: q; /* go on: report every bad key at once */
+                }
+        }
+        return error;
+}
+
+int rules_unit_keys_finish(Rules *r, DiagList *diags) {
+        int error = 0;
+
+        for (size_t i = 0; i < r->n_keys; i++) {
+                const KeyEntry *e = r->keys[i];
+
+                if (e->info.renamed_to && !hashmap_get(&r->keys_by_name, e->info.renamed_to))
+                        error = rules_bad(diags, e->file, e->line, "key %s= is renamed to unknown key %s=",
+                                         e->info.name, e->info.renamed_to);
+        }
+        return error;
+}
+
+const KeyInfo *rules_key_lookup(const Rules *r, UnitType t, const char *section, const char *key, unsigned v) {
+        bool own;
+
+        if (!r || !section || !key || t < 0 || t >= _UNIT_TYPE_MAX)
+                return NULL;
+        own = !streq(section, "Unit") && !streq(section, "Install");
+        if (own && !rules_section_is_valid(t, section))
+                return NULL;
+        for (const KeyEntry *e = hashmap_get(&r->keys_by_name, key); e; e = e->next) {
+                if (e->type_section != own || (!own && !streq(e->info.section, section)))
+                        continue;
+                if (!(e->info.unit_types & (1U << t)))
+                        continue;
+                if (v < e->info.since || (e->info.until > 0 && v > e->info.until))
+                        continue;
+                return &e->info;
+        }
+        return NULL;
+}
+
+const KeyInfo *rules_key_lookup_any(const Rules *r, const char *key) {
+        const KeyEntry *best = NULL;
+
+        if (!r || !key)
+                return NULL;
+        /* the entry that appeared first: "not known to systemd N (it appeared in M)" names the earliest M */
+        for (const KeyEntry *e = hashmap_get(&r->keys_by_name, key); e; e = e->next)
+                if (!best || e->info.since < best->info.since)
+                        best = e;
+        return best ? &best->info : NULL;
+}
+
+size_t rules_key_count(const Rules *r) {
+        return r ? r->n_keys : 0;
+}
+
+const KeyInfo *rules_key_get(const Rules *r, size_t i) {
+        return r && i < r->n_keys ? &r->keys[i]->info : NULL;
+}
+
+bool rules_key_value_known(const KeyInfo *k, const char *value, unsigned v) {
+        const KeyEntry *e;
+        size_t i = 0;
+
+        if (!k || !value)
+                return false;
+        if (k->type != VALUE_ENUM && k->type != VALUE_BOOL)
+                return true;
+        if (k->type == VALUE_BOOL && parse_boolean(value) >= 0)
+                return true;
+        e = entry_of(k);
+        STRV_FOREACH(w, k->values) {
+                bool match = endswith(*w, ":") ? !!startswith(value, *w) : streq(value, *w);
+                if (match)
+                        return v >= e->value_since[i] && (e->value_until[i] == 0 || v <= e->value_until[i]);
+                i++;
+        }
+        return false;
+}
+
+int rules_key_value_since(const KeyInfo *k, const char *value, unsigned *ret_since, unsigned *ret_until) {
+        const KeyEntry *e;
+        size_t i = 0;
+
+        if (!k || !value)
+                return -EINVAL;
+        e = entry_of(k);
+        STRV_FOREACH(w, k->values) {
+                if (endswith(*w, ":") ? !!startswith(value, *w) : streq(value, *w)) {
+                        if (ret_since)
+                                *ret_since = e->value_since[i];
+                        if (ret_until)
+                                *ret_until = e->value_until[i];
+                        return 0;
+                }
+                i++;
+        }
+        return -ENOENT;
+}

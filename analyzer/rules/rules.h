@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* Knowledge as data: the XML files in rules/ (read with libxml2, validated against the RelaxNG schemas in
+ * rules/schema/, errors reported with file:line). A new systemd release should be a data change only. */
+
+#include "basic/dep-type.h"
+#include "basic/diag.h"
+#include "basic/severity.h"
+#include "basic/unit-name.h"
+
+typedef struct Rules Rules;
+
+/* Where rules are read from: $BOOTRACE_RULES_DIR if set, else the installed PKGDATADIR "/rules". */
+const char *rules_default_dir(void);
+
+/* Loads every rules file from dir (NULL: rules_default_dir()). Returns 0, or -EBADMSG/-ENOENT/... with a
+ * DIAG_ERROR naming file:line. Each file is validated against its RelaxNG schema in dir/schema/ first. */
+int rules_load(const char *dir, Rules **ret, DiagList *diags);
+Rules *rules_free(Rules *r);
+static inline void rules_freep(Rules **r) {
+        rules_free(*r);
+}
+/* The paths of the files that were loaded, in load order (a new strv, NULL on OOM). */
+char **rules_file_paths(const Rules *r);
+
+/* ---- releases (rules/targets.xml) */
+
+/* Resolves a release name ("ubuntu-xenial", "debian-bookworm", "rhel-9", also aliases like "xenial", "16.04",
+ * "debian-12") to its systemd version. Returns -ENOENT when unknown. */
+int rules_target_version(const Rules *r, const char *name, unsigned *ret_version, const char **ret_canonical);
+/* All canonical target names, in file order (for --help, completion and error messages). */
+char **rules_target_names(const Rules *r);
+
+/* The newest systemd version of any target (0 if there are none). The comment here used to speak of "the versions
+ * nearest below or equal to v", which the signature cannot do; choosing a base model for v belongs to the base-model
+ * rules, which can add their own lookup. */
+unsigned rules_newest_version(const Rules *r);
+/* The free-text note of a target (e.g. a point release with another systemd), or NULL. */
+const char *rules_target_note(const Rules *r, const char *name);
+
+/* ---- unit-file keys (rules/unit-keys.xml) */
+
+typedef enum KeyKind {
+        KEY_SINGLE,     /* last assignment wins */
+        KEY_LIST,       /* accumulates; an empty assignment resets it */
+        KEY_DEPENDENCY, /* accumulates; an empty assignment is a no-op (After=, Wants=, RequiresMountsFor=, ...) */
+        KEY_CONDITION,  /* Condition*=: accumulates; an empty assignment resets ALL conditions */
+        KEY_ASSERT,     /* Assert*=: likewise for asserts */
+        _KEY_KIND_MAX,
+        _KEY_KIND_INVALID = -EINVAL,
+} KeyKind;
+
+const char *key_kind_to_string(KeyKind k);    /* "single", "list", "dependency", "condition", "assert" */
+KeyKind key_kind_from_string(const char *s);
+
+typedef enum ValueType {
+        VALUE_STRING,
+        VALUE_BOOL,
+        VALUE_UNIT_LIST,    /* unit names, specifiers allowed (name subset) */
+        VALUE_PATH_LIST,    /* absolute paths, quotes removed, '-'/'+' prefixes where allowed */
+        VALUE_PATH,         /* one absolute path */
+        VALUE_EXEC,         /* command line */
+        VALUE_ENUM,         /* one of KeyInfo.values */
+        _VALUE_TYPE_MAX,
+        _VALUE_TYPE_INVALID = -EINVAL,
+} ValueType;
+
+const char *value_type_to_string(ValueType t); /* "string", "bool", "unit-list", "path-list", "path", "exec", "enum" */
+ValueType value_type_from_string(const char *s);
+
+typedef struct KeyInfo {
+        const char *name;     /* "PrivateTmp" */
+        const char *section;  /* "Service" for exec-context keys etc.; see unit_types for where it may appear */
+        unsigned unit_types;  /* bitmask of 1 << UnitType where the key is valid in that section */
+        KeyKind kind;
+        ValueType type;
+        unsigned since;       /* first systemd version that knows it (0 = always) */
+        unsigned until;       /* last version that knows it (0 = still known) */
+        char **values;        /* for VALUE_ENUM (and bools with extra words like PrivateTmp=disconnected); a word
+                               * ending in ':' is a prefix (StandardOutput=file:PATH); see rules_key_value_known() */
+        const char *renamed_to; /* for deprecated aliases, or NULL */
+        unsigned ignored_since; /* systemd still accepts the key but ignores it from this version on (0 = never) */
+} KeyInfo;
+
+/* Looks a key up for a unit of type t in section at systemd version v. Returns NULL when unknown (the caller
+ * decides between "unknown key" and "not known to this version" with rules_key_lookup_any()). One hash lookup
+ * and a walk over the (one to three) entries of that name. */
+const KeyInfo *rules_key_lookup(const Rules *r, UnitType t, const char *section, const char *key, unsigned v);
+/* Any version, any section: for "did you mean" and "not supported by systemd N" messages. Of several entries of
+ * that name it returns the one with the smallest since. */
+const KeyInfo *rules_key_lookup_any(const Rules *r, const char *key);
+/* Whether value is accepted for k by systemd v: booleans for VALUE_BOOL, k->values with their versions for bools
+ * and enums, anything for other types (their syntax is checked elsewhere). */
+bool rules_key_value_known(const KeyInfo *k, const char *value, unsigned v);
+/* The versions of one word of k->values (prefix words match by prefix). Returns 0, or -ENOENT. */
+int rules_key_value_since(const KeyInfo *k, const char *value, unsigned *ret_since, unsigned *ret_until);
+/* Every key entry in file order (for listings and tests). */
+size_t rules_key_count(const Rules *r);
+const KeyInfo *rules_key_get(const Rules *r, size_t i);
+/* ---- lint checks (rules/checks.xml) */
+
+typedef struct CheckInfo {
+        char *id;             /* "private-tmp-before-remount" */
+        Severity severity;    /* the default */
+        char *title;          /* one line */
+        char *explanation;    /* paragraphs separated by blank lines */
+        char **references;    /* text of each reference */
+        char **reference_urls; /* parallel to references */
+} CheckInfo;
+
+const CheckInfo *rules_check_lookup(const Rules *r, const char *id);
+size_t rules_check_count(const Rules *r);
+/* A check's note about a unit (ordering-cycle: what the boot loses when the unit's job is deleted), or NULL. */
+const char *rules_check_loss(const Rules *r, const char *id, const char *unit);
+const CheckInfo *rules_check_get(const Rules *r, size_t i);
+
+/* The type's own section ("Service" for services), NULL for types without one (targets, devices). */
+const char *rules_type_section(UnitType t);
+/* Is section valid for unit type t ("Unit", "Install", the type section)? */
+bool rules_section_is_valid(UnitType t, const char *section);
+
+/* ---- dependency rules (rules/dependencies.xml): implicit and default dependencies per systemd version */
+
+typedef enum DepCondKind {
+        DEP_COND_SETTING, /* an effective setting of the unit (after <set> rules) */
+        DEP_COND_VAR,     /* a value the model computes: id, stem, prefix, instance, where, what, ... */
+        DEP_COND_DISTRO,  /* the target's distribution ("debian", "ubuntu", "rhel") */
+        DEP_COND_ANY,     /* at least one of the nested conditions */
+        _DEP_COND_KIND_MAX,
+        _DEP_COND_KIND_INVALID = -EINVAL,
+} DepCondKind;
+
+typedef struct DepCond {
+        DepCondKind kind;
+        bool negate;         /* <unless> */
+        char *section;       /* for settings: NULL = the unit type's own section */
+        char *name;          /* setting key, variable or distro */
+        char **patterns;     /* fnmatch() patterns; "@true"/"@false" match systemd's booleans; "*" = non-empty */
+        char *dflt;          /* value when unset ("@Name" = a manager default); NULL: unset matches nothing */
+        bool word;           /* match any comma-separated word of the value (mount options) */
+        unsigned since, until; /* the condition only exists in these versions (elsewhere it is left out) */
+        struct DepCond *any; /* DEP_COND_ANY */
+        size_t n_any;
+} DepCond;
+
+typedef enum DepActionKind {
+        DEP_ACTION_ADD,        /* add dependencies of the types in deps on unit */
+        DEP_ACTION_MOUNTS_FOR, /* a RequiresMountsFor=/WantsMountsFor= entry for path */
+        DEP_ACTION_SET,        /* normalisation: give setting the value (DynamicUser= -> PrivateTmp=) */
+        DEP_ACTION_AFTER_PULLED, /* targets: After= on what they pull in (deps), when both have default deps */
+        _DEP_ACTION_KIND_MAX,
+        _DEP_ACTION_KIND_INVALID = -EINVAL,
+} DepActionKind;
+
+typedef struct DepAction {
+        DepActionKind kind;
+        unsigned deps;       /* DEP_MASK() bits (add, after-pulled) */
+        char *unit;          /* template: "{stem}.service", "systemd-journald@{LogNamespace}.socket" */
+        char *path;          /* template for mounts-for */
+        bool wants;          /* mounts-for: WantsMountsFor= instead of RequiresMountsFor= */
+        char *each;          /* iterate over the words of this setting; {word} in the templates */
+        char *setting;       /* set: the key (type section) */
+        char *value;         /* set: its new value */
+        unsigned line;
+} DepAction;
+
+typedef struct DepRule {
+        char *id;            /* stable name, shown as the origin of the edges it adds */
+        char *class;         /* bootrace's origin class: implicit, default, slice, path, ... */
+        SdOrigin origin;     /* how systemd labels the edges */
+        unsigned unit_types; /* 1 << UnitType */
+        unsigned since, until;
+        char *source;        /* upstream commit or document the rule comes from */
+        DepCond *conds;
+        size_t n_conds;
+        DepAction *actions;
+        size_t n_actions;
+        const char *file;
+        unsigned line;
+} DepRule;
+
+/* The rules in file order: first every rule with a <set> action (normalisations), then the others. */
+size_t rules_dep_count(const Rules *r);
+const DepRule *rules_dep_get(const Rules *r, size_t i);
+/* Does the rule hold for systemd v and unit type t? */
+bool dep_rule_applies(const DepRule *d, UnitType t, unsigned v);
+/* Is the condition part of the rule at systemd v? */
+bool dep_cond_applies(const DepCond *c, unsigned v);
+/* Version-dependent behaviours of the model's own machinery (<feature name= since= until=>). */
+/* Does a <mount-point> of role ("api", "ignored", "extrinsic") in rules/dependencies.xml hold for the mount at where
+ * with file system type fstype (either may be NULL) at version v? */
+bool rules_mount_point(const Rules *r, const char *role, const char *where, const char *fstype, unsigned v);
+bool rules_feature(const Rules *r, const char *name, unsigned v);
+/* A manager default ("DefaultStandardOutput"): the value PID 1 uses at boot, or with offline the value that
+ * systemd-analyze verify uses. NULL when unknown. */
+const char *rules_manager_default(const Rules *r, const char *name, unsigned v, bool offline);
+/* Units that exist without a unit file (-.mount, -.slice, init.scope) in v: is name one of them? With
+ * ret_no_default_deps (optional): whether the manager turns its default dependencies off. */
+bool rules_unit_is_perpetual(const Rules *r, const char *name, unsigned v, bool *ret_no_default_deps);
+
+/* ---- base models (rules/base-NNN.xml): the units systemd NNN ships for early boot, as unit-file text */
+
+typedef struct BaseUnit {
+        const char *name;
+        const char *text;  /* the unit file */
+        size_t size;
+        const char *path;  /* where the distribution installs it (for messages), may be NULL */
+        const char *file;  /* the rules file */
+        unsigned line;     /* line of the file where text's first line is */
+} BaseUnit;
+
+typedef struct BaseLink {
+        DepType type;      /* Wants, Requires or Upholds: a NAME.wants/ (...) symlink */
+        const char *unit;
+        const char *name;
+        unsigned line;
+} BaseLink;
+
+typedef struct BaseModel BaseModel;
+
+/* The base model for systemd v: the newest one not newer than v, else the oldest. NULL when there are none. */
+const BaseModel *rules_base_model(const Rules *r, unsigned v);
+unsigned base_model_version(const BaseModel *b);
+const char *base_model_file(const BaseModel *b);
+const char *base_model_source(const BaseModel *b);
+const BaseUnit *base_model_unit(const BaseModel *b, const char *name);
+size_t base_model_unit_count(const BaseModel *b);
+const BaseUnit *base_model_unit_get(const BaseModel *b, size_t i);
+/* The links of unit (pointers into the model; *ret_n of them). */
+size_t base_model_links(const BaseModel *b, const char *unit, const BaseLink **ret);
+/* The unit an alias name stands for, or NULL. */
+const char *base_model_alias(const BaseModel *b, const char *name);
