@@ -215,15 +215,31 @@ int cli_load_rules(Rules **ret, DiagList *diags) {
         return r;
 }
 
+int cli_feature_set(Rules **rules, unsigned version, FeatureSet *ret) {
+        int r;
+
+        if (!*rules) {
+                DiagList diags = {};
+                r = cli_load_rules(rules, &diags);
+                diag_list_done(&diags);
+                if (r < 0)
+                        return r;
+        }
+        r = rules_feature_set(*rules, version, ret);
+        if (r < 0)
+                log_error("no systemd version to judge for");
+        return r;
+}
+
 int context_resolve_version(const Context *ctx, const Root *root, unsigned *ret, VersionSource *ret_source) {
+        _cleanup_(rules_freep) Rules *rules = NULL;
         VersionSource src = VERSION_FROM_DEFAULT;
-        unsigned v = SYSTEMD_VERSION_NEWEST;
+        unsigned v = 0;
 
         if (ctx->systemd > 0) {
                 v = ctx->systemd;
                 src = VERSION_FROM_OPTION;
         } else if (ctx->target) {
-                _cleanup_(rules_freep) Rules *rules = NULL;
                 DiagList diags = {};
                 int r = rules_load(NULL, &rules, &diags);
 
@@ -244,8 +260,26 @@ int context_resolve_version(const Context *ctx, const Root *root, unsigned *ret,
                 src = VERSION_FROM_TARGET;
         } else if (root && systemd_version_of_root(root, &v) >= 0)
                 src = VERSION_FROM_ROOT;
-        else
-                v = SYSTEMD_VERSION_NEWEST;
+        else {
+                /* the newest modelled version: the newest base model of the rules */
+                DiagList diags = {};
+                int r = rules_load(NULL, &rules, &diags);
+
+                if (r < 0) {
+                        diag_list_print(&diags, stderr, DIAG_ERROR);
+                        diag_list_done(&diags);
+                        log_error("cannot read the rules in %s, needed to choose a systemd version",
+                                  rules_default_dir());
+                        return r;
+                }
+                diag_list_done(&diags);
+                v = rules_newest_modelled(rules);
+                if (v == 0) {
+                        log_error("the rules in %s have no base model (base-NNN.xml): give --systemd=N",
+                                  rules_default_dir());
+                        return -ENOENT;
+                }
+        }
 
         *ret = v;
         if (ret_source)

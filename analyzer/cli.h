@@ -9,6 +9,7 @@
 #include "basic/severity.h"
 #include "load/version.h"
 #include "report/format.h"
+#include "rules/features.h"
 
 typedef struct Context {
         char *root;        /* --root=DIR, NULL for the host's own system */
@@ -67,5 +68,10 @@ int cli_load_rules(Rules **ret, DiagList *diags);
 void log_error(const char *fmt, ...) _printf_(1, 2);
 void log_warning(const char *fmt, ...) _printf_(1, 2);
 
-/* Resolves the version for ctx. Returns 0, or -ENOENT for an unknown --target (after printing an error). */
+/* The version facts of version (rules/features.xml) into *ret, loading the rules into *rules first when it is
+ * NULL (the caller frees them). Returns 0, or a negative errno after printing an error. */
+int cli_feature_set(Rules **rules, unsigned version, FeatureSet *ret);
+
+/* Resolves the version for ctx (without --systemd, --target or a root's own version: the newest modelled one,
+ * from the rules). Returns 0, or -ENOENT for an unknown --target (after printing an error). */
 int context_resolve_version(const Context *ctx, const Root *root, unsigned *ret, VersionSource *ret_source);

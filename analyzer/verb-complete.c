@@ -170,7 +170,9 @@ static int complete_rules(RulesRequest what) {
 
 static int complete_units(const Context *ctx) {
         _cleanup_(root_freep) Root *root = NULL;
+        _cleanup_(rules_freep) Rules *rules = NULL;
         _cleanup_(strv_freep) char **dirs = NULL, **units = NULL;
+        FeatureSet fs;
         unsigned version;
         int r;
 
@@ -180,7 +182,10 @@ static int complete_units(const Context *ctx) {
         r = context_resolve_version(ctx, root, &version, NULL);
         if (r < 0)
                 return r;
-        r = search_path_for_version(version, &dirs);
+        r = cli_feature_set(&rules, version, &fs);
+        if (r < 0)
+                return r;
+        r = search_path_for(&fs, &dirs);
         if (r < 0)
                 return r;
         STRV_FOREACH(d, dirs) {

@@ -492,7 +492,10 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
         /* the units as they are, for every target */
         for (size_t t = 0; t < n_targets; t++) {
                 char buf[32];
-                r = lint_generate(root, targets[t].version, &targets[t].generator_dir, &diags);
+                FeatureSet fs;
+                r = rules_feature_set(rules, targets[t].version, &fs);
+                if (r >= 0)
+                        r = lint_generate(root, &fs, &targets[t].generator_dir, &diags);
                 if (r < 0) {
                         log_error("cannot write the generated units: %s", strerror(-r));
                         goto finish;

@@ -424,7 +424,10 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         }
 
         if (a.cycles) {
-                r = lint_generate(root, version, &generated, &diags);
+                FeatureSet fs;
+                r = rules_feature_set(rules, version, &fs);
+                if (r >= 0)
+                        r = lint_generate(root, &fs, &generated, &diags);
                 if (r < 0) {
                         log_error("cannot write the generated units: %s", strerror(-r));
                         goto finish;

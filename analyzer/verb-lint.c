@@ -103,7 +103,7 @@ static int collect_args(int argc, char *argv[], int first, char ***names, char *
 
 /* The packages' unit directories, their unit files as the names to lint, and every tmpfiles.d line of the
  * packages and the root. */
-static int collect_packages(PackageSet *pkgs, const Root *root, unsigned v, bool quiet, char ***names,
+static int collect_packages(PackageSet *pkgs, const Root *root, const FeatureSet *fs, bool quiet, char ***names,
                             char ***dirs, TmpfilesList *tmpfiles) {
         _cleanup_(diag_list_done) DiagList tdiags = {};
         _cleanup_(strv_freep) char **files = NULL;
@@ -112,7 +112,7 @@ static int collect_packages(PackageSet *pkgs, const Root *root, unsigned v, bool
         int r;
 
         if (pkgs->n_packages > 0) {
-                if ((r = package_set_root(pkgs, &pr)) < 0 || (r = package_set_unit_dirs(pkgs, v, dirs)) < 0 ||
+                if ((r = package_set_root(pkgs, &pr)) < 0 || (r = package_set_unit_dirs(pkgs, fs, dirs)) < 0 ||
                     (r = package_set_unit_files(pkgs, *dirs, &files)) < 0 || (r = tmpfiles_load(pr, tmpfiles, diags)) < 0)
                         return r;
                 STRV_FOREACH(f, files) {
@@ -143,14 +143,14 @@ static int collect_packages(PackageSet *pkgs, const Root *root, unsigned v, bool
 }
 
 /* Every unit file of the root (aliases and masks are not units of their own). */
-static int collect_root_units(const Root *root, unsigned v, char ***names, DiagList *diags) {
+static int collect_root_units(const Root *root, const FeatureSet *fs, char ***names, DiagList *diags) {
         _cleanup_(loader_freep) Loader *l = NULL;
         _cleanup_(strv_freep) char **all = NULL;
         _cleanup_(hashmap_done) Hashmap seen = {};
         size_t n_names = 0, allocated = 0;
         int r;
 
-        r = loader_new(&(LoaderOptions) { .root = root, .systemd = v }, &l, diags);
+        r = loader_new(&(LoaderOptions) { .root = root, .features = fs }, &l, diags);
         if (r < 0)
                 return r;
         r = loader_list_names(l, &all);
@@ -243,6 +243,7 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
         VersionSource vsrc;
         const char *target_name = NULL;
         unsigned version;
+        FeatureSet features;
         int r, first;
 
         r = cli_parse(argc, argv, ctx, options, NULL, lint_option, &args, lint_help, &first);
@@ -282,20 +283,22 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
         if (vsrc == VERSION_FROM_DEFAULT && !ctx->quiet)
                 log_warning("no --target or --systemd given%s: judging for systemd %u",
                             root ? " and no systemd found in the root" : "", version);
+        if (cli_feature_set(&rules, version, &features) < 0)
+                return EXIT_ERROR;
 
         r = collect_args(argc, argv, first, &names, &extra, &pkgs);
         if (r < 0)
                 return EXIT_ERROR;
-        r = collect_packages(&pkgs, root, version, ctx->quiet, &names, &package_dirs, &tmpfiles);
+        r = collect_packages(&pkgs, root, &features, ctx->quiet, &names, &package_dirs, &tmpfiles);
         if (r < 0) {
                 log_error("cannot read the packages: %s", strerror(-r));
                 return EXIT_ERROR;
         }
-        if (first >= argc && collect_root_units(root, version, &names, &diags) < 0) {
+        if (first >= argc && collect_root_units(root, &features, &names, &diags) < 0) {
                 log_error("--root=%s: cannot list its units", ctx->root);
                 return EXIT_ERROR;
         }
-        r = lint_generate(root, version, &generated, &diags);
+        r = lint_generate(root, &features, &generated, &diags);
         if (r < 0) {
                 log_error("cannot write the generated units: %s", strerror(-r));
                 return EXIT_ERROR;

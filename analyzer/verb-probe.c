@@ -202,6 +202,7 @@ static int like_props(const Context *ctx, const char *like, unsigned version, Tr
         _cleanup_(diag_list_done) DiagList diags = {};
         _cleanup_(strv_freep) char **extra = NULL;
         _cleanup_(freep) char *name = NULL, *dir = NULL;
+        FeatureSet features;
         int r;
 
         if (strchr(like, '/')) { /* a unit file: its directory is searched first */
@@ -235,7 +236,12 @@ static int like_props(const Context *ctx, const char *like, unsigned version, Tr
                 log_error("probe: cannot read the rules in %s", rules_default_dir());
                 return r;
         }
-        r = loader_new(&(LoaderOptions){ .root = root, .extra_dirs = extra, .systemd = version }, &loader,
+        r = rules_feature_set(rules, version, &features);
+        if (r < 0) {
+                log_error("probe: no systemd version to judge for");
+                return r;
+        }
+        r = loader_new(&(LoaderOptions){ .root = root, .extra_dirs = extra, .features = &features }, &loader,
                        &diags);
         if (r >= 0)
                 r = loader_load(loader, name, &u, &diags);

@@ -61,7 +61,7 @@ static void values_done(Values *v) {
         *v = (Values) {};
 }
 
-static int values_compute(const Unit *u, const SettingStatus *st, const Rules *rules, unsigned version, Values *v,
+static int values_compute(const Unit *u, const SettingStatus *st, const Rules *rules, const FeatureSet *fs, Values *v,
                           DiagList *diags) {
         v->n = u->n_settings;
         v->expanded = calloc(v->n + 1, sizeof(char *));
@@ -75,17 +75,17 @@ static int values_compute(const Unit *u, const SettingStatus *st, const Rules *r
 
                 if (st[i] != SETTING_EFFECTIVE)
                         continue;
-                k = rules_key_lookup(rules, u->type, s->section, s->key, version);
+                k = rules_key_lookup(rules, u->type, s->section, s->key, fs->version);
                 if (!k)
                         continue;
                 if (k->type == VALUE_UNIT_LIST || k->type == VALUE_PATH_LIST ||
                     (k->kind == KEY_LIST && k->type == VALUE_STRING)) {
-                        r = setting_words(u, s, k, version, &v->words[i], diags);
+                        r = setting_words(u, s, k, fs, &v->words[i], diags);
                         if (r == -ENOMEM)
                                 return r;
                 } else if (k->type != VALUE_EXEC) {
                         char *e = NULL;
-                        r = setting_expand(u, s, version, &e, diags);
+                        r = setting_expand(u, s, fs, &e, diags);
                         if (r == -ENOMEM)
                                 return r;
                         if (e && !streq(e, s->value))
@@ -372,6 +372,7 @@ int verb_show(int argc, char *argv[], Context *ctx) {
         JsonWriter w;
         VersionSource vsrc;
         unsigned version;
+        FeatureSet features;
         _cleanup_(live_args_done) LiveArgs live = {};
         _cleanup_(freep) char *help = strjoin(show_help, "\n", show_live_help);
         bool bad = false;
@@ -402,6 +403,9 @@ int verb_show(int argc, char *argv[], Context *ctx) {
         r = cli_load_rules(&rules, &diags);
         if (r < 0)
                 return EXIT_ERROR;
+        r = cli_feature_set(&rules, version, &features);
+        if (r < 0)
+                return EXIT_ERROR;
 
         args = calloc(argc - optind_ + 1, sizeof(ShowArg));
         if (!args)
@@ -426,7 +430,8 @@ int verb_show(int argc, char *argv[], Context *ctx) {
                 }
         }
 
-        r = loader_new(&(LoaderOptions) { .root = root, .extra_dirs = extra, .systemd = version }, &loader, &diags);
+        r = loader_new(&(LoaderOptions) { .root = root, .extra_dirs = extra, .features = &features }, &loader,
+                       &diags);
         if (r < 0) {
                 diag_list_print(&diags, stderr, DIAG_WARNING);
                 log_error("cannot read the unit search path: %s", strerror(-r));
@@ -474,9 +479,9 @@ int verb_show(int argc, char *argv[], Context *ctx) {
                                         ctx->root ? " under " : "", strempty(ctx->root));
                 r = unit_settings_classify(u, rules, version, &st, &diags);
                 if (r >= 0)
-                        r = values_compute(u, st, rules, version, &vals, &diags);
+                        r = values_compute(u, st, rules, &features, &vals, &diags);
                 if (r >= 0) {
-                        r = unit_verify(u, st, version, &diags);
+                        r = unit_verify(u, st, &features, &diags);
                         if (r > 0)
                                 u->load_state = LOAD_BAD_SETTING;
                 }

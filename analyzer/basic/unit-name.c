@@ -212,7 +212,7 @@ int unit_name_dash_prefixes(const char *name, char ***ret) {
         return 0;
 }
 
-static int dropin_names_expand(const char *name, unsigned systemd, unsigned depth, char ***l) {
+static int dropin_names_expand(const char *name, bool prefix_dirs, unsigned depth, char ***l) {
         _cleanup_(freep) char *template = NULL, *prefix = NULL, *instance = NULL, *built = NULL;
         bool is_instance;
         int r;
@@ -228,11 +228,11 @@ static int dropin_names_expand(const char *name, unsigned systemd, unsigned dept
                 r = unit_name_template(name, &template);
                 if (r < 0)
                         return r;
-                r = dropin_names_expand(template, systemd, depth + 1, l);
+                r = dropin_names_expand(template, prefix_dirs, depth + 1, l);
                 if (r < 0)
                         return r;
         }
-        if (systemd > 0 && systemd < 239)
+        if (!prefix_dirs)
                 return 0;
 
         r = unit_name_to_prefix(name, &prefix);
@@ -251,16 +251,16 @@ static int dropin_names_expand(const char *name, unsigned systemd, unsigned dept
                 return -ENOMEM;
         if (!unit_name_is_valid(built, UNIT_NAME_ANY))
                 return 0;
-        return dropin_names_expand(built, systemd, depth + 1, l);
+        return dropin_names_expand(built, prefix_dirs, depth + 1, l);
 }
 
-int unit_name_dropin_names(const char *name, unsigned systemd, char ***ret) {
+int unit_name_dropin_names(const char *name, bool prefix_dirs, char ***ret) {
         _cleanup_(strv_freep) char **l = NULL;
         int r;
 
         if (!unit_name_is_valid(name, UNIT_NAME_ANY))
                 return -EINVAL;
-        r = dropin_names_expand(name, systemd, 0, &l);
+        r = dropin_names_expand(name, prefix_dirs, 0, &l);
         if (r < 0)
                 return r;
         *ret = TAKE_PTR(l);

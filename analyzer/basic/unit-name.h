@@ -47,18 +47,19 @@ int unit_name_template(const char *name, char **ret);
 int unit_name_replace_instance(const char *name, const char *instance, char **ret);
 /* "foo.service" -> "foo" (the name without the type suffix, instance kept) */
 int unit_name_strip_suffix(const char *name, char **ret);
-/* Prefixes for prefix drop-ins: "a-b-c.service" -> {"a-b-", "a-"} (longest first; v239+). For instances the
+/* Prefixes for prefix drop-ins: "a-b-c.service" -> {"a-b-", "a-"} (longest first). For instances the
  * part before '@' is split: "a-b@x.service" -> {"a-"}. Returns a strv (maybe empty). Note that systemd keeps the
  * instance when it builds the prefix name (a-@x.service, then its template a-@.service): use
  * unit_name_dropin_names() for the exact list. */
 int unit_name_dash_prefixes(const char *name, char ***ret);
 /* The names whose NAME.d/ (and .wants/ .requires/ .upholds/) directories systemd searches for one unit name, in
  * systemd's order (dropin.c unit_file_find_dirs): the name; for an instance its template, expanded the same way;
- * then (v239+; systemd 0 = newest) the next dash prefix built with the same instance, expanded recursively.
+ * then, with prefix_dirs (the version has prefix drop-ins: feature dropin-prefix-dirs), the next dash prefix
+ * built with the same instance, expanded recursively.
  * "a-b@x.service" -> {a-b@x.service, a-b@.service, a-.service, a-@x.service, a-@.service}. Duplicates are
  * dropped (the first kept, which is what decides precedence). The type-level name ("service", v244+) is not
  * included; systemd adds it after all names and aliases. */
-int unit_name_dropin_names(const char *name, unsigned systemd, char ***ret);
+int unit_name_dropin_names(const char *name, bool prefix_dirs, char ***ret);
 
 /* systemd-escape: escape one string (as for a prefix or instance), and unescape. */
 int unit_name_escape(const char *s, char **ret);

@@ -1098,7 +1098,7 @@ static int groups_of(Search *s, Group **ret, size_t *ret_n, bool *ret_sandbox) {
                         continue;
                 private_tmp = private_tmp || pt;
                 cycle = cycle || cy;
-                r = lint_unit_paths(mu, s->rules, req->targets[t].version, &paths);
+                r = lint_unit_paths(mu, s->rules, model_features(b->model), &paths);
                 if (r < 0)
                         return r;
                 for (size_t i = 0; i < paths.n; i++) {

@@ -51,7 +51,7 @@ int check_invalid_value(const LintContext *c, ModelUnit *u, FindingList *out) {
                         continue;
                 }
                 if (k->type == VALUE_UNIT_LIST || k->type == VALUE_PATH_LIST) {
-                        if (setting_words(u->unit, s, k, c->version, &words, &local) < 0)
+                        if (setting_words(u->unit, s, k, model_features(c->model), &words, &local) < 0)
                                 return -ENOMEM;
                         for (size_t d = 0; d < local.n; d++)
                                 if (local.items[d].level <= DIAG_WARNING &&

@@ -8,7 +8,7 @@ int check_path_on_separate_mount(const LintContext *c, ModelUnit *u, FindingList
         _cleanup_(lint_paths_done) LintPaths paths = {};
         int r;
 
-        r = lint_unit_paths(u, c->rules, c->version, &paths);
+        r = lint_unit_paths(u, c->rules, model_features(c->model), &paths);
         if (r < 0)
                 return r;
         for (size_t i = 0; i < paths.n; i++) {

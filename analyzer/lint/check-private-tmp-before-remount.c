@@ -10,7 +10,7 @@ int check_private_tmp_before_remount(const LintContext *c, ModelUnit *u, Finding
         const Setting *why = NULL;
         int r;
 
-        r = lint_unit_paths(u, c->rules, c->version, &paths);
+        r = lint_unit_paths(u, c->rules, model_features(c->model), &paths);
         if (r < 0)
                 return r;
         for (size_t i = 0; i < paths.n; i++) {

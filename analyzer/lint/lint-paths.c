@@ -37,7 +37,7 @@ static const Setting *last_effective(const ModelUnit *u, const char *key) {
         return NULL;
 }
 
-static int add_words(const ModelUnit *u, const Rules *rules, unsigned v, const char *key, const char *prefix,
+static int add_words(const ModelUnit *u, const Rules *rules, const FeatureSet *fs, const char *key, const char *prefix,
                      LintPathSource src, LintPaths *p) {
         for (size_t i = 0; i < u->unit->n_settings; i++) {
                 const Setting *s = &u->unit->settings[i];
@@ -46,8 +46,8 @@ static int add_words(const ModelUnit *u, const Rules *rules, unsigned v, const c
 
                 if ((u->st && u->st[i] != SETTING_EFFECTIVE) || !streq(s->key, key))
                         continue;
-                k = rules_key_lookup(rules, u->unit->type, s->section, s->key, v);
-                if (!k || setting_words(u->unit, s, k, v, &words, NULL) < 0)
+                k = rules_key_lookup(rules, u->unit->type, s->section, s->key, fs->version);
+                if (!k || setting_words(u->unit, s, k, fs, &words, NULL) < 0)
                         continue;
                 STRV_FOREACH(w, words) {
                         const char *x = *w;
@@ -72,7 +72,7 @@ static int add_words(const ModelUnit *u, const Rules *rules, unsigned v, const c
         return 0;
 }
 
-int lint_unit_paths(const ModelUnit *u, const Rules *rules, unsigned v, LintPaths *ret) {
+int lint_unit_paths(const ModelUnit *u, const Rules *rules, const FeatureSet *fs, LintPaths *ret) {
         const Setting *pt = last_effective(u, "PrivateTmp"), *du = last_effective(u, "DynamicUser"),
                       *wd = last_effective(u, "WorkingDirectory");
         bool private_tmp = false;
@@ -81,13 +81,13 @@ int lint_unit_paths(const ModelUnit *u, const Rules *rules, unsigned v, LintPath
         /* PrivateTmp=yes bind-mounts directories below /tmp and /var/tmp; "disconnected" (257) uses a tmpfs */
         if (pt && lint_bool(pt->value) > 0)
                 private_tmp = true;
-        else if (!pt && du && lint_bool(du->value) > 0 && v >= 232 && v <= 256)
+        else if (!pt && du && lint_bool(du->value) > 0 && feature_enabled(fs, FEATURE_DYNAMIC_USER_PRIVATE_TMP))
                 private_tmp = true, pt = du;
         if (private_tmp) {
                 if (add(ret, "/tmp", LINT_PATH_PRIVATE_TMP, pt) < 0 || add(ret, "/var/tmp", LINT_PATH_PRIVATE_TMP, pt) < 0)
                         return -ENOMEM;
         }
-        if (v >= 235) {
+        if (feature_enabled(fs, FEATURE_EXEC_DIRECTORIES)) {
                 static const struct {
                         const char *key, *base;
                 } dirs[] = {
@@ -97,14 +97,14 @@ int lint_unit_paths(const ModelUnit *u, const Rules *rules, unsigned v, LintPath
                         { "ConfigurationDirectory", "/etc" },
                 };
                 for (size_t i = 0; i < ELEMENTSOF(dirs); i++) {
-                        r = add_words(u, rules, v, dirs[i].key, dirs[i].base, LINT_PATH_DIRECTORY, ret);
+                        r = add_words(u, rules, fs, dirs[i].key, dirs[i].base, LINT_PATH_DIRECTORY, ret);
                         if (r < 0)
                                 return r;
                 }
         }
-        r = add_words(u, rules, v, "ReadWritePaths", NULL, LINT_PATH_READ_WRITE, ret);
+        r = add_words(u, rules, fs, "ReadWritePaths", NULL, LINT_PATH_READ_WRITE, ret);
         if (r >= 0)
-                r = add_words(u, rules, v, "ReadWriteDirectories", NULL, LINT_PATH_READ_WRITE, ret);
+                r = add_words(u, rules, fs, "ReadWriteDirectories", NULL, LINT_PATH_READ_WRITE, ret);
         if (r < 0)
                 return r;
         /* "-" says a missing directory is fine: then it need not be mounted in time either */

@@ -28,4 +28,4 @@ typedef struct LintPaths {
 
 void lint_paths_done(LintPaths *p);
 /* Collects the paths of u for systemd v. Returns 0 or -ENOMEM. */
-int lint_unit_paths(const ModelUnit *u, const Rules *rules, unsigned v, LintPaths *ret);
+int lint_unit_paths(const ModelUnit *u, const Rules *rules, const FeatureSet *fs, LintPaths *ret);

@@ -119,7 +119,7 @@ int lint_collect_path(const char *arg, const struct stat *st, char ***names, cha
         return 0;
 }
 
-int lint_generate(const Root *root, unsigned version, char **ret_dir, DiagList *diags) {
+int lint_generate(const Root *root, const FeatureSet *fs, char **ret_dir, DiagList *diags) {
         _cleanup_(freep) char *dir = NULL;
         const char *tmp = getenv("TMPDIR");
         int r;
@@ -131,7 +131,7 @@ int lint_generate(const Root *root, unsigned version, char **ret_dir, DiagList *
                 return -ENOMEM;
         if (!mkdtemp(dir))
                 return -errno;
-        r = fstab_generate(root, version, dir, diags);
+        r = fstab_generate(root, fs, dir, diags);
         if (r < 0) {
                 fstab_generated_remove(dir);
                 return r;
@@ -245,7 +245,7 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
         /* the mount units of every path the linted units need, so that the model knows which exist */
         for (size_t i = 0; i < run->n_units; i++) {
                 _cleanup_(lint_paths_done) LintPaths paths = {};
-                if (lint_unit_paths(run->units[i], rules, o->version, &paths) < 0)
+                if (lint_unit_paths(run->units[i], rules, model_features(run->model), &paths) < 0)
                         return -ENOMEM;
                 for (size_t k = 0; k < paths.n; k++) {
                         _cleanup_(strv_freep) char **mounts = NULL;

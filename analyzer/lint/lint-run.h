@@ -72,5 +72,5 @@ int lint_collect_path(const char *arg, const struct stat *st, char ***names, cha
  * WantedBy=X becomes X Wants=u (RequiredBy=: Requires=, UpheldBy=: Upholds=), loading X. Call before
  * model_finish(). Returns 0 or -ENOMEM. */
 int lint_enable_by_install(Model *m, ModelUnit *u);
-int lint_generate(const Root *root, unsigned version, char **ret_dir, DiagList *diags);
+int lint_generate(const Root *root, const FeatureSet *fs, char **ret_dir, DiagList *diags);
 void lint_generated_removep(char **dir);

@@ -311,6 +311,10 @@ int probe_props_from_unit(const Unit *u, const SettingStatus *st, const Rules *r
                           TransientProps *props, char ***ret_not_applied, DiagList *diags) {
         _cleanup_(strv_freep) char **not_applied = NULL;
         const char *own = rules_type_section(u->type);
+        FeatureSet fs;
+
+        if (rules_feature_set(rules, version, &fs) < 0)
+                return -EINVAL;
 
         for (size_t i = 0; i < u->n_settings; i++) {
                 const Setting *s = &u->settings[i];
@@ -337,7 +341,7 @@ int probe_props_from_unit(const Unit *u, const SettingStatus *st, const Rules *r
                 }
                 if (k->kind == PK_LIST || k->kind == PK_BINDS || k->kind == PK_TMPFS) {
                         const KeyInfo *ki = rules_key_lookup(rules, u->type, s->section, s->key, version);
-                        r = ki ? setting_words(u, s, ki, version, &words, diags) :
+                        r = ki ? setting_words(u, s, ki, &fs, &words, diags) :
                                  words_split_quoted(s->value, true, &words);
                         if (r == -ENOMEM)
                                 return r;
@@ -347,7 +351,7 @@ int probe_props_from_unit(const Unit *u, const SettingStatus *st, const Rules *r
                                 return -EINVAL;
                         }
                 } else {
-                        r = setting_expand(u, s, version, &value, diags);
+                        r = setting_expand(u, s, &fs, &value, diags);
                         if (r == -ENOMEM)
                                 return r;
                         if (r < 0 && r != -ENXIO) {

@@ -9,8 +9,9 @@
 
 #include "basic/diag.h"
 #include "load/root.h"
+#include "rules/features.h"
 
 /* dir must exist and be empty. Returns the number of entries read (0 without /etc/fstab), or -errno. */
-int fstab_generate(const Root *root, unsigned version, const char *dir, DiagList *diags);
+int fstab_generate(const Root *root, const FeatureSet *fs, const char *dir, DiagList *diags);
 /* Removes what fstab_generate() wrote, and dir. */
 void fstab_generated_remove(const char *dir);

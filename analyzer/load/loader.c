@@ -39,6 +39,7 @@ typedef struct NameList {
 
 struct Loader {
         LoaderOptions opts;
+        FeatureSet features; /* a copy: opts.features need not outlive loader_new() */
         Root *host;     /* for extra dirs */
         UnitDir *dirs;
         size_t n_dirs;
@@ -85,8 +86,8 @@ Loader *loader_free(Loader *l) {
         return NULL;
 }
 
-static bool version_at_least(const Loader *l, unsigned v) {
-        return l->opts.systemd == 0 || l->opts.systemd >= v;
+static bool has(const Loader *l, Feature f) {
+        return feature_enabled(&l->features, f);
 }
 
 static int add_dir(Loader *l, const Root *root, const char *path, bool extra, DiagList *diags) {
@@ -385,10 +386,14 @@ int loader_new(const LoaderOptions *opts, Loader **ret, DiagList *diags) {
         _cleanup_(strv_freep) char **sp = NULL;
         int r;
 
+        if (!opts->features)
+                return -EINVAL;
         l = calloc(1, sizeof(Loader));
         if (!l)
                 return -ENOMEM;
         l->opts = *opts;
+        l->features = *opts->features;
+        l->opts.features = &l->features;
         hashmap_init(&l->ids);
         hashmap_init(&l->rnames);
 
@@ -410,7 +415,7 @@ int loader_new(const LoaderOptions *opts, Loader **ret, DiagList *diags) {
                         return r;
         }
         if (!opts->no_search_path) {
-                r = search_path_for_version(opts->systemd, &sp);
+                r = search_path_for(&l->features, &sp);
                 if (r < 0)
                         return r;
         }
@@ -580,7 +585,7 @@ static int find_dirs(const Loader *l, const UnitDir *d, const char *name, const 
         }
 
         /* prefix drop-ins ("a-b-.service.d", "a-.service.d") exist from v239; a name without a dash has none */
-        if (!version_at_least(l, 239) || !strchr(name, '-'))
+        if (!has(l, FEATURE_DROPIN_PREFIX_DIRS) || !strchr(name, '-'))
                 return 0;
         if (unit_name_to_prefix(name, &prefix) < 0)
                 return 0;
@@ -634,7 +639,7 @@ static int collect_dirs(const Loader *l, char * const *names, const char *suffix
                                 return r;
                 }
         /* type-level drop-ins ("service.d") come last, v244+: the most generic, overridden by the rest */
-        if (type_level && version_at_least(l, 244) && names && names[0]) {
+        if (type_level && has(l, FEATURE_DROPIN_TYPE_DIRS) && names && names[0]) {
                 const char *type = unit_type_to_string(unit_name_to_type(names[0]));
                 for (size_t i = 0; type && i < l->n_dirs; i++) {
                         _cleanup_(freep) char *p = NULL;
@@ -771,7 +776,7 @@ static int read_into_unit_depth(const Loader *l, Unit *u, const Root *root, cons
         _cleanup_(unit_file_freep) UnitFile *f = NULL;
         const char *sections[] = { "Unit", rules_type_section(u->type), "Install", NULL };
         struct stat st;
-        ParseOptions po = { .systemd = l->opts.systemd };
+        ParseOptions po = { .features = &l->features };
         size_t size, src;
         int r = 0;
 
@@ -895,7 +900,7 @@ static int load_links(const Loader *l, Unit *u, DiagList *diags) {
                 ConfFile *files = NULL;
                 size_t n = 0;
 
-                if (k == LINK_UPHOLDS && !version_at_least(l, 254))
+                if (k == LINK_UPHOLDS && !has(l, FEATURE_UPHOLDS_DIRS))
                         continue;
                 r = collect_dirs(l, u->names, link_kind_dir_suffix(k), false, &dirs, diags);
                 if (r < 0)
@@ -1115,7 +1120,7 @@ static int load_unit(const Loader *l, const char *name, bool identify_only, Unit
                 int m = identify_only ? entry_is_mask(l, frag) : open_unless_mask(root, frag->path, &of);
 
                 u->fragment_path = NULL;
-                if (frag->linked && !version_at_least(l, 250)) {
+                if (frag->linked && !has(l, FEATURE_NAME_MAP_LINKED)) {
                         /* before the name map learned about linked units (v250), the fragment was the target */
                         _cleanup_(freep) char *target = NULL;
                         if (root_chase(root, frag->path, 0, &target, NULL) >= 0)

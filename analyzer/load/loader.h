@@ -9,6 +9,7 @@
 #include "basic/diag.h"
 #include "load/root.h"
 #include "load/unit.h"
+#include "rules/features.h"
 
 typedef struct LoaderOptions {
         const Root *root;   /* NULL: the host's own "/" */
@@ -16,7 +17,7 @@ typedef struct LoaderOptions {
         const Root *package_root; /* packages read into memory (package.h), or NULL */
         char **package_dirs; /* unit directories inside package_root, searched after extra_dirs and before the
                               * root's search path; their units count as given, like those of extra_dirs */
-        unsigned systemd;   /* version whose rules apply; 0 = newest */
+        const FeatureSet *features; /* the rules of the systemd version (rules/features.xml); required */
         bool no_search_path; /* only extra_dirs: no root tree at all (the model's base units fill in) */
         const char *generator_dir; /* host directory searched in place of /run/systemd/generator (offline
                                     * generator output, see fstab-generator.h), or NULL */

@@ -601,7 +601,7 @@ int package_set_root(PackageSet *s, const Root **ret) {
         return 0;
 }
 
-int package_set_unit_dirs(PackageSet *s, unsigned v, char ***ret) {
+int package_set_unit_dirs(PackageSet *s, const FeatureSet *fs, char ***ret) {
         _cleanup_(strv_freep) char **sp = NULL, **dirs = NULL;
         const Root *root;
         bool has_lib = false;
@@ -610,7 +610,7 @@ int package_set_unit_dirs(PackageSet *s, unsigned v, char ***ret) {
         r = package_set_root(s, &root);
         if (r < 0)
                 return r;
-        r = search_path_for_version(v, &sp);
+        r = search_path_for(fs, &sp);
         if (r < 0)
                 return r;
         STRV_FOREACH(d, sp) {

@@ -11,6 +11,7 @@
 
 #include "basic/diag.h"
 #include "load/root.h"
+#include "rules/features.h"
 
 /* Limits: a member bigger than PACKAGE_MEMBER_MAX is not read; more kept than the other two is an error. */
 #define PACKAGE_MEMBER_MAX (4u << 20)
@@ -51,10 +52,10 @@ int package_set_add_tree(PackageSet *s, const char *dir, DiagList *diags);
 /* The root over everything added (built on the first call, then the same; nothing may be added after). */
 int package_set_root(PackageSet *s, const Root **ret);
 
-/* The unit directories of systemd v's search path that the packages fill, highest priority first. A package's
+/* The unit directories of the search path of systemd fs->version that the packages fill, highest priority first. A package's
  * /lib/systemd/system counts where the version no longer searches it (255+): on the merged-/usr systems of those
  * releases dpkg unpacks it into /usr/lib/systemd/system. */
-int package_set_unit_dirs(PackageSet *s, unsigned v, char ***ret);
+int package_set_unit_dirs(PackageSet *s, const FeatureSet *fs, char ***ret);
 /* The unit files in dirs (regular files with unit names, not masks; aliases are symlinks and not listed), each
  * name once, in directory order. */
 int package_set_unit_files(PackageSet *s, char * const *dirs, char ***ret);

@@ -7,28 +7,26 @@
  * under the name listed first (which is the name systemd reports). */
 static const struct {
         const char *dir;
-        unsigned since, until; /* 0 = unbounded */
+        Feature when; /* the version fact that puts it in the search path (rules/features.xml), or -1: always */
 } search_path_table[] = {
-        { "/etc/systemd/system.control", 230, 0 },
-        { "/run/systemd/system.control", 230, 0 },
-        { "/run/systemd/transient", 230, 0 },
-        { "/run/systemd/generator.early", 0, 0 },
-        { "/etc/systemd/system", 0, 0 },
-        { "/etc/systemd/system.attached", 240, 0 },
-        { "/run/systemd/system", 0, 0 },
-        { "/run/systemd/system.attached", 240, 0 },
-        { "/run/systemd/generator", 0, 0 },
-        { "/usr/local/lib/systemd/system", 0, 0 },
-        { "/lib/systemd/system", 0, 254 }, /* from 255 only on split-/usr images, which bootrace does not model */
-        { "/usr/lib/systemd/system", 0, 0 },
-        { "/run/systemd/generator.late", 0, 0 },
+        { "/etc/systemd/system.control", FEATURE_SEARCH_PATH_CONTROL },
+        { "/run/systemd/system.control", FEATURE_SEARCH_PATH_CONTROL },
+        { "/run/systemd/transient", FEATURE_SEARCH_PATH_TRANSIENT },
+        { "/run/systemd/generator.early", _FEATURE_INVALID },
+        { "/etc/systemd/system", _FEATURE_INVALID },
+        { "/etc/systemd/system.attached", FEATURE_SEARCH_PATH_ATTACHED },
+        { "/run/systemd/system", _FEATURE_INVALID },
+        { "/run/systemd/system.attached", FEATURE_SEARCH_PATH_ATTACHED },
+        { "/run/systemd/generator", _FEATURE_INVALID },
+        { "/usr/local/lib/systemd/system", _FEATURE_INVALID },
+        { "/lib/systemd/system", FEATURE_SEARCH_PATH_LIB },
+        { "/usr/lib/systemd/system", _FEATURE_INVALID },
+        { "/run/systemd/generator.late", _FEATURE_INVALID },
 };
 
-static int defaults(unsigned v, char ***l) {
+static int defaults(const FeatureSet *fs, char ***l) {
         for (size_t i = 0; i < ELEMENTSOF(search_path_table); i++) {
-                if (v && search_path_table[i].since && v < search_path_table[i].since)
-                        continue;
-                if (v && search_path_table[i].until && v > search_path_table[i].until)
+                if (search_path_table[i].when >= 0 && !feature_enabled(fs, search_path_table[i].when))
                         continue;
                 if (strv_extend_unique(l, search_path_table[i].dir) < 0)
                         return -ENOMEM;
@@ -36,7 +34,7 @@ static int defaults(unsigned v, char ***l) {
         return 0;
 }
 
-int search_path_for_version(unsigned systemd, char ***ret) {
+int search_path_for(const FeatureSet *fs, char ***ret) {
         _cleanup_(strv_freep) char **l = NULL;
         const char *e = getenv("SYSTEMD_UNIT_PATH");
 
@@ -50,9 +48,9 @@ int search_path_for_version(unsigned systemd, char ***ret) {
                 for (char *w = strtok_r(copy, ":", &save); w; w = strtok_r(NULL, ":", &save))
                         if (path_is_absolute(w) && strv_extend_unique(&l, w) < 0)
                                 return -ENOMEM;
-                if (append && defaults(systemd, &l) < 0)
+                if (append && defaults(fs, &l) < 0)
                         return -ENOMEM;
-        } else if (defaults(systemd, &l) < 0)
+        } else if (defaults(fs, &l) < 0)
                 return -ENOMEM;
 
         if (!l && !(l = calloc(1, sizeof(char *))))

@@ -6,8 +6,9 @@
  * defaults). */
 
 #include "basic/util.h"
+#include "rules/features.h"
 
-int search_path_for_version(unsigned systemd, char ***ret);
+int search_path_for(const FeatureSet *fs, char ***ret);
 
 /* Is dir one of the generator output directories? (their units count as "generated") */
 bool search_path_is_generator(const char *dir);

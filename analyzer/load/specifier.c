@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Specifier expansion as unit_full_printf() / unit_name_printf() of the system manager do it, per version. The
- * table below is the data: which letter exists since when, and since when it is allowed in unit names
- * (reconstructed from the unit-printf.c tables of the releases concerned). */
+ * versions that know each letter, and allow it in unit names, are data (rules/features.xml). */
 
 #include <ctype.h>
 #include <limits.h>
@@ -9,33 +8,26 @@
 #include "basic/unit-name.h"
 #include "load/specifier.h"
 
+/* Each letter with the facts that say whether a version knows it (rules/features.xml: specifier-X) and allows
+ * it in unit names (specifier-in-names-X; -1: never). */
 typedef struct SpecifierInfo {
         char letter;
-        unsigned since;      /* first release with the letter in unit_full_printf() */
-        unsigned name_since; /* first release with it in unit_name_printf(); 0 = never */
+        Feature known;
+        Feature in_names;
 } SpecifierInfo;
 
+#define S(c, l) { c, FEATURE_SPECIFIER_##l, _FEATURE_INVALID }
+#define SN(c, l) { c, FEATURE_SPECIFIER_##l, FEATURE_SPECIFIER_NAME_##l }
 static const SpecifierInfo specifier_table[] = {
-        { 'n', 1, 1 },     { 'N', 1, 1 },     { 'p', 1, 1 },     { 'i', 1, 1 },
-        { 'P', 1, 0 },     { 'I', 1, 0 },     { 'f', 1, 0 },     { 't', 1, 0 },
-        { 'c', 1, 0 },     { 'r', 1, 0 },     { 'R', 1, 0 },
-        { 'u', 187, 236 }, { 'h', 187, 0 },   { 's', 187, 0 },
-        { 'b', 190, 236 }, { 'H', 190, 236 }, { 'm', 190, 236 }, { 'U', 197, 236 },
-        { 'v', 206, 246 },
-        { 'S', 236, 0 },   { 'C', 236, 0 },   { 'L', 236, 0 },
-        { 'j', 239, 239 }, { 'J', 239, 0 },   { 'T', 239, 0 },   { 'V', 239, 0 },   { 'E', 239, 0 },
-        { 'g', 240, 240 }, { 'G', 240, 240 },
-        { 'a', 246, 246 }, { 'B', 246, 246 }, { 'o', 246, 246 }, { 'w', 246, 246 }, { 'W', 246, 246 },
-        { 'l', 246, 246 },
-        { 'A', 249, 249 }, { 'M', 249, 249 },
-        { 'y', 251, 0 },   { 'Y', 251, 0 },   { 'd', 251, 0 },   { 'q', 251, 251 },
-        { 'D', 256, 0 },
+        SN('n', n), SN('N', N), SN('p', p), SN('i', i), S('P', P), S('I', I), S('f', f), S('t', t),
+        S('c', c), S('r', r), S('R', R), SN('u', u), S('h', h), S('s', s), SN('b', b), SN('H', H),
+        SN('m', m), SN('U', U), SN('v', v), S('S', S), S('C', C), S('L', L), SN('j', j), S('J', J),
+        S('T', T), S('V', V), S('E', E), SN('g', g), SN('G', G), SN('a', a), SN('B', B), SN('o', o),
+        SN('w', w), SN('W', W), SN('l', l), SN('A', A), SN('M', M), S('y', y), S('Y', Y), S('d', d),
+        SN('q', q), S('D', D),
 };
-
-/* Before v236 unknown alphanumeric specifiers were kept verbatim; since then they reject the assignment. */
-#define V_UNKNOWN_IS_ERROR 236
-/* %u %U %h %s describe the manager's user (root) instead of the unit's User= */
-#define V_MANAGER_USER 236
+#undef S
+#undef SN
 
 static const char *specifier_name(char letter) {
         static const char names[] = "%a\0%b\0%c\0%d\0%e\0%f\0%g\0%h\0%i\0%j\0%k\0%l\0%m\0%n\0%o\0%p\0%q\0%r\0"
@@ -53,20 +45,16 @@ static const char *specifier_name(char letter) {
         return names + 3 * 62;
 }
 
-static unsigned version(unsigned v) {
-        return v == 0 ? UINT_MAX : v;
-}
-
-bool specifier_is_known(char letter, SpecifierUse use, unsigned systemd) {
-        unsigned v = version(systemd);
-
+bool specifier_is_known(char letter, SpecifierUse use, const FeatureSet *fs) {
         for (size_t i = 0; i < ELEMENTSOF(specifier_table); i++) {
                 const SpecifierInfo *s = &specifier_table[i];
                 if (s->letter != letter)
                         continue;
+                if (!feature_enabled(fs, s->known))
+                        return false;
                 if (use == SPECIFIER_USE_UNIT_NAME)
-                        return s->name_since > 0 && v >= s->name_since && v >= s->since;
-                return v >= s->since;
+                        return s->in_names >= 0 && feature_enabled(fs, s->in_names);
+                return true;
         }
         return false;
 }
@@ -95,7 +83,7 @@ static bool is_number(const char *s) {
 /* The value of one specifier: 0 and *ret, -ENXIO when unknown offline, -EINVAL when it cannot be computed. */
 static int specifier_value(char letter, const SpecifierContext *c, char **ret) {
         _cleanup_(freep) char *prefix = NULL, *instance = NULL, *t = NULL;
-        unsigned v = version(c->systemd);
+        bool manager_user = feature_enabled(c->features, FEATURE_SPECIFIER_MANAGER_USER);
         const char *dash;
         int r;
 
@@ -157,11 +145,11 @@ static int specifier_value(char letter, const SpecifierContext *c, char **ret) {
                 *ret = TAKE_PTR(t);
                 return 0;
         case 'u':
-                if (v >= V_MANAGER_USER || user_is_root(c->user))
+                if (manager_user || user_is_root(c->user))
                         return dup_to("root", ret);
                 return is_number(c->user) ? -ENXIO : dup_to(c->user, ret);
         case 'U':
-                if (v >= V_MANAGER_USER || user_is_root(c->user))
+                if (manager_user || user_is_root(c->user))
                         return dup_to("0", ret);
                 return is_number(c->user) ? dup_to(c->user, ret) : -ENXIO;
         case 'g':
@@ -169,9 +157,9 @@ static int specifier_value(char letter, const SpecifierContext *c, char **ret) {
         case 'G':
                 return dup_to("0", ret);
         case 'h':
-                return v >= V_MANAGER_USER || user_is_root(c->user) ? dup_to("/root", ret) : -ENXIO;
+                return manager_user || user_is_root(c->user) ? dup_to("/root", ret) : -ENXIO;
         case 's':
-                return v >= V_MANAGER_USER || user_is_root(c->user) ? dup_to("/bin/sh", ret) : -ENXIO;
+                return manager_user || user_is_root(c->user) ? dup_to("/bin/sh", ret) : -ENXIO;
         case 'H':
                 return c->hostname ? dup_to(c->hostname, ret) : -ENXIO;
         case 'l':
@@ -215,12 +203,10 @@ int specifier_expand(const char *s, const SpecifierContext *c, SpecifierUse use,
                      const char **ret_unknown) {
         _cleanup_(freep) char *out = NULL;
         size_t n = 0, allocated = 0, len = strlen(s);
-        unsigned v;
         int r;
 
-        if (!c || !unit_name_is_valid(c->unit_name, UNIT_NAME_ANY))
+        if (!c || !c->features || !unit_name_is_valid(c->unit_name, UNIT_NAME_ANY))
                 return -EINVAL;
-        v = version(c->systemd);
 
         if (GREEDY_REALLOC(out, allocated, len + 1) < 0)
                 return -ENOMEM;
@@ -238,8 +224,8 @@ int specifier_expand(const char *s, const SpecifierContext *c, SpecifierUse use,
                         out[n++] = '%';
                         continue;
                 }
-                if (!specifier_is_known(*f, use, c->systemd)) {
-                        if (v >= V_UNKNOWN_IS_ERROR && isalnum((unsigned char) *f)) {
+                if (!specifier_is_known(*f, use, c->features)) {
+                        if (feature_enabled(c->features, FEATURE_SPECIFIER_UNKNOWN_IS_ERROR) && isalnum((unsigned char) *f)) {
                                 if (ret_unknown)
                                         *ret_unknown = specifier_name(*f);
                                 return -EBADMSG;

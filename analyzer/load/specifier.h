@@ -6,6 +6,7 @@
  * kernel, ...) is expanded from SpecifierContext when set there, else left unexpanded and reported. */
 
 #include "basic/diag.h"
+#include "rules/features.h"
 
 typedef enum SpecifierUse {
         SPECIFIER_USE_VALUE,     /* any setting value */
@@ -14,7 +15,7 @@ typedef enum SpecifierUse {
 
 typedef struct SpecifierContext {
         const char *unit_name; /* the unit's full name, e.g. "foo@bar.service" (required) */
-        unsigned systemd;  /* version rules; 0 = newest */
+        const FeatureSet *features; /* the version's rules (rules/features.xml); required */
         /* optional values known about the target system; NULL = unknown */
         const char *hostname, *machine_id, *boot_id, *kernel_release, *architecture;
         /* the unit's User= (NULL = none): before v236 %u %U %h %s described this user, later the manager's */
@@ -33,4 +34,4 @@ int specifier_expand(const char *s, const SpecifierContext *c, SpecifierUse use,
                      const char **ret_unknown);
 
 /* Whether the letter is a specifier for this use in this version (0 = newest). */
-bool specifier_is_known(char letter, SpecifierUse use, unsigned systemd);
+bool specifier_is_known(char letter, SpecifierUse use, const FeatureSet *fs);

@@ -16,25 +16,12 @@
 /* fgets() into a LINE_MAX (2048) buffer reads at most 2047 bytes, newline included (<= v234). */
 #define OLD_LINE_PIECE 2047
 
-/* Version boundaries (first release with the behaviour). */
-#define V_BOM 230             /* a leading UTF-8 BOM is skipped */
-#define V_READ_LINE 235       /* read_line(): 1 MiB limit instead of 2047-byte fgets() pieces */
-#define V_CONT_AT_EOF 239     /* a continuation still open at EOF is parsed, not dropped */
-#define V_UTF8 239            /* invalid UTF-8 fails the file */
-#define V_INCLUDE_DEPRECATED 239
-#define V_EARLY_COMMENTS 240  /* comments removed before continuation joining (v240: column 0 only) */
-#define V_CR_EOL 240          /* \r, \r\n and \n\r end lines (systemd PR #11129) */
-#define V_INDENTED_COMMENTS 241
-#define V_NO_EQUALS_WARN 243  /* a line without '=' warns instead of failing; blank lines end continuations */
-#define V_INCLUDE_REMOVED 246
-/* string_is_safe() on section names: absent from the v247 library, present in v252; exact release unknown. */
-#define V_SAFE_SECTION 250
 
 #define NO_SECTION SIZE_MAX
 
 typedef struct Parser {
         const char *path;
-        unsigned v;
+        const FeatureSet *fs; /* the version's syntax rules (rules/features.xml, unit-file-*) */
         const char * const *known;
         UnitFile *f;
         DiagList *diags;
@@ -186,6 +173,10 @@ static const char *include_argument(const char *s, const char *end) {
         return s;
 }
 
+static bool has(const Parser *P, Feature f) {
+        return feature_enabled(P->fs, f);
+}
+
 static int bad_file(Parser *P, unsigned line, const char *what, const char *l, size_t n) {
         int r;
 
@@ -206,16 +197,17 @@ static int parse_logical(Parser *P, const char *l, size_t n, unsigned line) {
                 return 0;
 
         /* Up to v239 comments were only recognised here, after joining. */
-        if (P->v < V_EARLY_COMMENTS && strchr(COMMENTS, *a))
+        if (!has(P, FEATURE_UNIT_FILE_EARLY_COMMENTS) && strchr(COMMENTS, *a))
                 return 0;
 
-        if (P->v < V_INCLUDE_REMOVED) {
+        if (has(P, FEATURE_UNIT_FILE_INCLUDE)) {
                 const char *arg = include_argument(a, b);
                 if (arg) {
-                        if (P->v >= V_INCLUDE_DEPRECATED) {
+                        if (has(P, FEATURE_UNIT_FILE_INCLUDE_WARNS)) {
+                                unsigned last = feature_set_until(P->fs, FEATURE_UNIT_FILE_INCLUDE);
                                 r = diag_add(P->diags, DIAG_WARNING, P->path, line,
-                                             ".include directives are deprecated (followed up to systemd v245, "
-                                             "removed in v246); use drop-in files instead");
+                                             ".include directives are deprecated (followed up to systemd v%u, "
+                                             "removed in v%u); use drop-in files instead", last, last + 1);
                                 if (r < 0)
                                         return r;
                         }
@@ -224,10 +216,13 @@ static int parse_logical(Parser *P, const char *l, size_t n, unsigned line) {
                 }
         }
 
-        if (P->v >= V_UTF8 && !utf8_is_valid_n(a, (size_t) (b - a), UTF8_REFUSE_NONCHARACTERS))
-                return bad_file(P, line,
-                                "invalid UTF-8 (systemd >= v239 refuses the whole file, although its message says "
-                                "'ignoring')", a, (size_t) (b - a));
+        if (has(P, FEATURE_UNIT_FILE_UTF8_FATAL) && !utf8_is_valid_n(a, (size_t) (b - a), UTF8_REFUSE_NONCHARACTERS))
+        {
+                char what[128];
+                snprintf(what, sizeof what, "invalid UTF-8 (systemd >= v%u refuses the whole file, although its "
+                         "message says 'ignoring')", feature_set_since(P->fs, FEATURE_UNIT_FILE_UTF8_FATAL));
+                return bad_file(P, line, what, a, (size_t) (b - a));
+        }
 
         if (*a == '[') {
                 const char *name = a + 1;
@@ -238,7 +233,7 @@ static int parse_logical(Parser *P, const char *l, size_t n, unsigned line) {
                         return bad_file(P, line, "invalid section header (no closing ']'), the file is refused",
                                         a, (size_t) (b - a));
                 nl = (size_t) (b - a - 2);
-                if (P->v >= V_SAFE_SECTION && !section_name_is_safe(name, nl))
+                if (has(P, FEATURE_UNIT_FILE_SAFE_SECTION_NAMES) && !section_name_is_safe(name, nl))
                         return bad_file(P, line, "bad characters in section header, the file is refused", a,
                                         (size_t) (b - a));
 
@@ -271,9 +266,14 @@ static int parse_logical(Parser *P, const char *l, size_t n, unsigned line) {
 
         e = memchr(a, '=', (size_t) (b - a));
         if (!e) {
-                if (P->v < V_NO_EQUALS_WARN)
-                        return bad_file(P, line, "missing '=' (systemd <= v242 refuses the whole file)", a,
-                                        (size_t) (b - a));
+                if (!has(P, FEATURE_UNIT_FILE_NO_EQUALS_WARNS))
+                {
+                        unsigned since = feature_set_since(P->fs, FEATURE_UNIT_FILE_NO_EQUALS_WARNS);
+                        char what[96];
+                        snprintf(what, sizeof what, "missing '=' (systemd <= v%u refuses the whole file)",
+                                 since > P->fs->version ? since - 1 : P->fs->version);
+                        return bad_file(P, line, what, a, (size_t) (b - a));
+                }
                 return diag_add(P->diags, DIAG_WARNING, P->path, line, "missing '=', ignoring line: '%.*s'",
                                 (int) MIN((size_t) (b - a), (size_t) 200), a);
         }
@@ -306,17 +306,17 @@ static int process_line(Parser *P, const char *s, size_t n, unsigned line) {
         size_t trailing = 0;
         int r;
 
-        if (P->v >= V_EARLY_COMMENTS) {
+        if (has(P, FEATURE_UNIT_FILE_EARLY_COMMENTS)) {
                 bool skip;
 
-                if (P->v < V_INDENTED_COMMENTS)
+                if (has(P, FEATURE_UNIT_FILE_COMMENTS_COLUMN_0))
                         /* v240: column 0 only; strchr() also matched the NUL of an empty line */
                         skip = n == 0 || strchr(COMMENTS, s[0]);
                 else {
                         size_t k = 0;
                         while (k < n && is_ws(s[k]))
                                 k++;
-                        if (P->v < V_NO_EQUALS_WARN)
+                        if (has(P, FEATURE_UNIT_FILE_BLANK_LINE_CONTINUES))
                                 /* v241–v242: the same strchr() quirk makes blank lines "comments", so they
                                  * do not end a continuation */
                                 skip = k == n || strchr(COMMENTS, s[k]);
@@ -327,7 +327,7 @@ static int process_line(Parser *P, const char *s, size_t n, unsigned line) {
                         return 0;
         }
 
-        if (P->v >= V_BOM && !P->bom_seen && n >= 3 && memcmp(s, UTF8_BOM, 3) == 0) {
+        if (has(P, FEATURE_UNIT_FILE_BOM) && !P->bom_seen && n >= 3 && memcmp(s, UTF8_BOM, 3) == 0) {
                 s += 3;
                 n -= 3;
                 P->bom_seen = true;
@@ -337,7 +337,7 @@ static int process_line(Parser *P, const char *s, size_t n, unsigned line) {
                 trailing++;
 
         if (P->in_cont) {
-                if (P->v >= V_READ_LINE && P->cont_len + n > LONG_LINE_MAX)
+                if (has(P, FEATURE_UNIT_FILE_READ_LINE) && P->cont_len + n > LONG_LINE_MAX)
                         return bad_file(P, line, "continuation line too long (more than 1 MiB), the file is refused",
                                         P->cont, 80);
                 r = cont_append(P, s, n);
@@ -375,7 +375,7 @@ static int parse_buffer(Parser *P, const char *data, size_t size) {
                 size_t n;
                 unsigned next = line;
 
-                if (P->v >= V_CR_EOL) {
+                if (has(P, FEATURE_UNIT_FILE_CR_EOL)) {
                         while (eol < end && *eol != '\n' && *eol != '\r')
                                 eol++;
                 } else {
@@ -385,10 +385,10 @@ static int parse_buffer(Parser *P, const char *data, size_t size) {
                 }
                 n = (size_t) (eol - p);
 
-                if (P->v >= V_READ_LINE && n >= LONG_LINE_MAX)
+                if (has(P, FEATURE_UNIT_FILE_READ_LINE) && n >= LONG_LINE_MAX)
                         return bad_file(P, line, "line too long (1 MiB or more), the file is refused", p, 80);
 
-                if (P->v < V_READ_LINE) {
+                if (!has(P, FEATURE_UNIT_FILE_READ_LINE)) {
                         /* fgets() pieces; truncate_nl() cuts at the first \r */
                         const char *cr;
 
@@ -412,19 +412,20 @@ static int parse_buffer(Parser *P, const char *data, size_t size) {
                         char first = *p++;
                         next++;
                         /* v240+: "\r\n" and "\n\r" are one line end, "\n\n" and "\r\r" two */
-                        if (P->v >= V_CR_EOL && p < end && (*p == '\n' || *p == '\r') && *p != first)
+                        if (has(P, FEATURE_UNIT_FILE_CR_EOL) && p < end && (*p == '\n' || *p == '\r') && *p != first)
                                 p++;
                 }
                 line = next;
         }
 
         if (P->in_cont) {
-                if (P->v >= V_CONT_AT_EOF) {
+                if (has(P, FEATURE_UNIT_FILE_CONTINUATION_AT_EOF)) {
                         P->in_cont = false;
                         return parse_logical(P, P->cont, P->cont_len, P->cont_line);
                 }
                 return diag_add(P->diags, DIAG_NOTICE, P->path, P->cont_line,
-                                "continuation open at end of file: systemd < v239 drops this line");
+                                "continuation open at end of file: systemd < v%u drops this line",
+                                feature_set_since(P->fs, FEATURE_UNIT_FILE_CONTINUATION_AT_EOF));
         }
         return 0;
 }
@@ -455,7 +456,7 @@ int unit_file_parse(const char *path, const char *data, size_t size, const Parse
 
         P = (Parser) {
                 .path = f->path,
-                .v = opts && opts->systemd > 0 ? opts->systemd : UINT_MAX,
+                .fs = opts->features,
                 .known = opts ? opts->sections : NULL,
                 .f = f,
                 .diags = diags,

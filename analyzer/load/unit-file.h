@@ -6,9 +6,10 @@
  * means is the business of unit-keys and the loader. */
 
 #include "basic/diag.h"
+#include "rules/features.h"
 
 typedef struct ParseOptions {
-        unsigned systemd; /* the version whose syntax rules apply; 0 = newest */
+        const FeatureSet *features; /* the syntax rules of a systemd version (rules/features.xml); required */
         /* The sections systemd knows for this unit type (e.g. {"Unit", "Service", "Install", NULL}), or NULL to
          * keep every section. With a list, other sections are dropped like systemd does: with a warning, or
          * silently for "X-" names and for names listed with a leading '-'. Their lines are skipped entirely, so
@@ -49,7 +50,7 @@ static inline void unit_file_freep(UnitFile **f) {
 /* Parses size bytes of data as a unit file named path. Returns 0 and *ret on success; warnings that systemd
  * would log go to diags (with path and line; diags may be NULL). Returns -EBADMSG when the systemd version would
  * refuse the whole file (a DIAG_ERROR naming the line says why), -ENOMEM on OOM. A NUL byte anywhere is refused
- * as binary data in every version (systemd's line reader would split the line there instead). opts may be
- * NULL (newest rules, all sections kept). */
+ * as binary data in every version (systemd's line reader would split the line there instead). opts and its
+ * features are required. */
 int unit_file_parse(const char *path, const char *data, size_t size, const ParseOptions *opts, UnitFile **ret,
                     DiagList *diags);

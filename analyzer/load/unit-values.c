@@ -7,9 +7,9 @@ static const char *file_of(const Unit *u, const Setting *s) {
         return u->sources[s->source].path;
 }
 
-static int expand_one(const Unit *u, const Setting *s, const char *word, SpecifierUse use, unsigned v, char **ret,
+static int expand_one(const Unit *u, const Setting *s, const char *word, SpecifierUse use, const FeatureSet *fs, char **ret,
                       DiagList *diags) {
-        SpecifierContext c = { .unit_name = u->id, .systemd = v };
+        SpecifierContext c = { .unit_name = u->id, .features = fs };
         const char *unknown = NULL;
         int r;
 
@@ -30,11 +30,11 @@ static int expand_one(const Unit *u, const Setting *s, const char *word, Specifi
         return r;
 }
 
-int setting_expand(const Unit *u, const Setting *s, unsigned v, char **ret, DiagList *diags) {
-        return expand_one(u, s, s->value, SPECIFIER_USE_VALUE, v, ret, diags);
+int setting_expand(const Unit *u, const Setting *s, const FeatureSet *fs, char **ret, DiagList *diags) {
+        return expand_one(u, s, s->value, SPECIFIER_USE_VALUE, fs, ret, diags);
 }
 
-int setting_unit_names_foreach(const Unit *u, const Setting *s, unsigned v, DiagList *diags,
+int setting_unit_names_foreach(const Unit *u, const Setting *s, const FeatureSet *fs, DiagList *diags,
                                int (*f)(const char *name, void *userdata), void *userdata) {
         /* split on whitespace only, as words_split_plain() does: quotes and backslashes are kept */
         for (const char *p = s->value + strspn(s->value, WHITESPACE); *p; p += strspn(p, WHITESPACE)) {
@@ -54,7 +54,7 @@ int setting_unit_names_foreach(const Unit *u, const Setting *s, unsigned v, Diag
                         _cleanup_(freep) char *copy = strndup_safe(word, n);
                         if (!copy)
                                 return -ENOMEM;
-                        r = expand_one(u, s, copy, SPECIFIER_USE_UNIT_NAME, v, &e, diags);
+                        r = expand_one(u, s, copy, SPECIFIER_USE_UNIT_NAME, fs, &e, diags);
                         if (r == -ENOMEM)
                                 return r;
                         if (r == -EBADMSG || !e)
@@ -77,7 +77,8 @@ static int push_copy(const char *word, void *userdata) {
         return strv_extend(userdata, word);
 }
 
-int setting_words(const Unit *u, const Setting *s, const KeyInfo *k, unsigned v, char ***ret, DiagList *diags) {
+int setting_words(const Unit *u, const Setting *s, const KeyInfo *k, const FeatureSet *fs, char ***ret,
+                  DiagList *diags) {
         _cleanup_(strv_freep) char **words = NULL, **out = NULL;
         int r;
 
@@ -88,7 +89,7 @@ int setting_words(const Unit *u, const Setting *s, const KeyInfo *k, unsigned v,
                 out = calloc(1, sizeof(char *));
                 if (!out)
                         return -ENOMEM;
-                r = setting_unit_names_foreach(u, s, v, diags, push_copy, &out);
+                r = setting_unit_names_foreach(u, s, fs, diags, push_copy, &out);
                 if (r < 0)
                         return r;
                 *ret = TAKE_PTR(out);
@@ -116,7 +117,7 @@ int setting_words(const Unit *u, const Setting *s, const KeyInfo *k, unsigned v,
         STRV_FOREACH(w, words) {
                 _cleanup_(freep) char *e = NULL;
 
-                r = expand_one(u, s, *w, SPECIFIER_USE_VALUE, v, &e, diags);
+                r = expand_one(u, s, *w, SPECIFIER_USE_VALUE, fs, &e, diags);
                 if (r == -ENOMEM)
                         return r;
                 if (r == -EBADMSG)

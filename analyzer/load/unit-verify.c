@@ -13,7 +13,8 @@ static const char *effective_value(const Unit *u, const SettingStatus *st, const
 }
 
 /* How many commands the effective assignments of an Exec*= key hold (';' separates several on one line). */
-static size_t exec_count(const Unit *u, const SettingStatus *st, const char *section, const char *key, unsigned v) {
+static size_t exec_count(const Unit *u, const SettingStatus *st, const char *section, const char *key,
+                         const FeatureSet *fs) {
         size_t n = 0;
         for (size_t i = 0; i < u->n_settings; i++) {
                 const Setting *s = &u->settings[i];
@@ -24,7 +25,7 @@ static size_t exec_count(const Unit *u, const SettingStatus *st, const char *sec
                 if (st[i] != SETTING_EFFECTIVE || !streq(s->key, key) || !streq(s->section, section) ||
                     isempty(s->value))
                         continue;
-                if (exec_command_parse(s->value, v, &c, &k, &err) >= 0) {
+                if (exec_command_parse(s->value, fs, &c, &k, &err) >= 0) {
                         n += k;
                         exec_command_list_free(c, k);
                 }
@@ -50,15 +51,16 @@ static int refuse(const Unit *u, DiagList *diags, const char *why) {
         return 1;
 }
 
-static int verify_service(const Unit *u, const SettingStatus *st, unsigned v, DiagList *diags) {
-        size_t n_start = exec_count(u, st, "Service", "ExecStart", v);
-        size_t n_stop = exec_count(u, st, "Service", "ExecStop", v);
+static int verify_service(const Unit *u, const SettingStatus *st, const FeatureSet *fs, DiagList *diags) {
+        size_t n_start = exec_count(u, st, "Service", "ExecStart", fs);
+        size_t n_stop = exec_count(u, st, "Service", "ExecStop", fs);
         const char *type = effective_value(u, st, "Service", "Type");
         const char *bus = effective_value(u, st, "Service", "BusName");
         const char *success = effective_value(u, st, "Unit", "SuccessAction");
         const char *rae = effective_value(u, st, "Service", "RemainAfterExit");
         const char *restart = effective_value(u, st, "Service", "Restart");
-        bool has_success = v >= 236 && success && !streq(success, "none") && !isempty(success);
+        bool success_ok = feature_enabled(fs, FEATURE_SUCCESS_ACTION_WITHOUT_EXEC);
+        bool has_success = success_ok && success && !streq(success, "none") && !isempty(success);
         bool oneshot;
 
         /* an unset Type= is chosen from what is there: dbus with BusName=, simple with ExecStart=, else oneshot */
@@ -67,7 +69,7 @@ static int verify_service(const Unit *u, const SettingStatus *st, unsigned v, Di
         oneshot = streq(type, "oneshot");
 
         if (n_start == 0 && n_stop == 0 && !has_success)
-                return refuse(u, diags, v >= 236 ? "Service has no ExecStart=, ExecStop=, or SuccessAction=."
+                return refuse(u, diags, success_ok ? "Service has no ExecStart=, ExecStop=, or SuccessAction=."
                                                  : "Service lacks both ExecStart= and ExecStop= setting.");
         if (!oneshot && n_start == 0)
                 return refuse(u, diags,
@@ -89,7 +91,7 @@ static int verify_service(const Unit *u, const SettingStatus *st, unsigned v, Di
         return 0;
 }
 
-int unit_verify(const Unit *u, const SettingStatus *st, unsigned v, DiagList *diags) {
+int unit_verify(const Unit *u, const SettingStatus *st, const FeatureSet *fs, DiagList *diags) {
         static const char * const listen[] = { "ListenStream", "ListenDatagram", "ListenSequentialPacket",
                                                "ListenFIFO", "ListenSpecial", "ListenNetlink", "ListenMessageQueue",
                                                "ListenUSBFunction", NULL };
@@ -103,7 +105,7 @@ int unit_verify(const Unit *u, const SettingStatus *st, unsigned v, DiagList *di
                 return 0;
         switch (u->type) {
         case UNIT_SERVICE:
-                return verify_service(u, st, v, diags);
+                return verify_service(u, st, fs, diags);
         case UNIT_SOCKET:
                 if (!has_effective(u, st, "Socket", listen))
                         return refuse(u, diags, "Unit has no Listen setting (ListenStream=, ListenDatagram=, "

@@ -6,8 +6,9 @@
 
 #include "basic/diag.h"
 #include "load/unit-settings.h"
+#include "rules/features.h"
 #include "rules/rules.h"
 
-/* Returns 0 when the unit passes, 1 when systemd v would refuse it (a DIAG_ERROR says why, naming the
+/* Returns 0 when the unit passes, 1 when systemd fs->version would refuse it (a DIAG_ERROR says why, naming the
  * fragment), -ENOMEM. st is the classification from unit_settings_classify(). */
-int unit_verify(const Unit *u, const SettingStatus *st, unsigned v, DiagList *diags);
+int unit_verify(const Unit *u, const SettingStatus *st, const FeatureSet *fs, DiagList *diags);

@@ -267,13 +267,6 @@ void exec_command_list_free(ExecCommand *l, size_t n) {
         free(l);
 }
 
-/* First release accepting each prefix character (knowledge/unit-syntax.md §4). */
-#define V_PREFIX_PLUS 231
-#define V_PREFIX_BANG 235
-#define V_PREFIX_COLON 242
-#define V_PREFIX_PIPE 258
-#define V_RELATIVE_EXEC 239
-
 static bool string_is_safe(const char *p) {
         for (; *p; p++) {
                 unsigned char c = (unsigned char) *p;
@@ -301,7 +294,8 @@ static bool path_is_valid(const char *p) {
         return true;
 }
 
-static const char *exec_prefixes(const char *f, unsigned v, ExecFlags *flags) {
+/* The prefix characters a version accepts (knowledge/unit-syntax.md §4; rules/features.xml exec-prefix-*). */
+static const char *exec_prefixes(const char *f, const FeatureSet *fs, ExecFlags *flags) {
         const ExecFlags exclusive = EXEC_PRIVILEGED | EXEC_NO_SETUID | EXEC_AMBIENT;
 
         for (;; f++) {
@@ -309,16 +303,16 @@ static const char *exec_prefixes(const char *f, unsigned v, ExecFlags *flags) {
                         *flags |= EXEC_IGNORE_FAILURE;
                 else if (*f == '@' && !(*flags & EXEC_ARGV0))
                         *flags |= EXEC_ARGV0;
-                else if (*f == ':' && v >= V_PREFIX_COLON && !(*flags & EXEC_NO_ENV_EXPAND))
+                else if (*f == ':' && feature_enabled(fs, FEATURE_EXEC_PREFIX_COLON) && !(*flags & EXEC_NO_ENV_EXPAND))
                         *flags |= EXEC_NO_ENV_EXPAND;
-                else if (*f == '+' && v >= V_PREFIX_PLUS && !(*flags & exclusive))
+                else if (*f == '+' && feature_enabled(fs, FEATURE_EXEC_PREFIX_PLUS) && !(*flags & exclusive))
                         *flags |= EXEC_PRIVILEGED;
-                else if (*f == '!' && v >= V_PREFIX_BANG && !(*flags & exclusive))
+                else if (*f == '!' && feature_enabled(fs, FEATURE_EXEC_PREFIX_BANG) && !(*flags & exclusive))
                         *flags |= EXEC_NO_SETUID;
-                else if (*f == '!' && v >= V_PREFIX_BANG && !(*flags & (EXEC_PRIVILEGED | EXEC_AMBIENT))) {
+                else if (*f == '!' && feature_enabled(fs, FEATURE_EXEC_PREFIX_BANG) && !(*flags & (EXEC_PRIVILEGED | EXEC_AMBIENT))) {
                         *flags &= ~EXEC_NO_SETUID;
                         *flags |= EXEC_AMBIENT;
-                } else if (*f == '|' && v >= V_PREFIX_PIPE && !(*flags & EXEC_VIA_SHELL))
+                } else if (*f == '|' && feature_enabled(fs, FEATURE_EXEC_PREFIX_PIPE) && !(*flags & EXEC_VIA_SHELL))
                         *flags |= EXEC_VIA_SHELL;
                 else
                         return f;
@@ -340,7 +334,7 @@ static int argv_push(char ***argv, size_t *n, size_t *allocated, char *w) {
 /* One command; *p is advanced past it and its ';'. Returns 1 with *ret filled, 0 if there is no command left,
  * 2 if the rest of the value is to be ignored with a warning (*error), -EINVAL on an error that fails the unit
  * (*error), -ENOMEM. */
-static int exec_one(const char **p, unsigned v, ExecCommand *ret, const char **error) {
+static int exec_one(const char **p, const FeatureSet *fs, ExecCommand *ret, const char **error) {
         _cleanup_(freep) char *first = NULL, *path = NULL;
         _cleanup_(strv_freep) char **argv = NULL;
         size_t n = 0, allocated = 0;
@@ -366,7 +360,7 @@ static int exec_one(const char **p, unsigned v, ExecCommand *ret, const char **e
                 first = mfree(first);
         }
 
-        f = exec_prefixes(first, v, &flags);
+        f = exec_prefixes(first, fs, &flags);
         ignore = flags & EXEC_IGNORE_FAILURE;
 
 #define FAIL(msg)                                                       \
@@ -383,9 +377,11 @@ static int exec_one(const char **p, unsigned v, ExecCommand *ret, const char **e
                         FAIL("executable name contains special characters");
                 if (endswith(f, "/"))
                         FAIL("executable path specifies a directory");
-                if (path_is_absolute(f) ? !path_is_valid(f) : v < V_RELATIVE_EXEC || !filename_is_valid(f))
-                        FAIL(v < V_RELATIVE_EXEC ? "executable path is not absolute (relative needs v239)"
-                                                 : "neither a valid executable name nor an absolute path");
+                bool relative_ok = feature_enabled(fs, FEATURE_EXEC_RELATIVE);
+                if (path_is_absolute(f) ? !path_is_valid(f) : !relative_ok || !filename_is_valid(f))
+                        FAIL(!relative_ok ? "executable path is not absolute (this systemd version needs an "
+                                            "absolute path)"
+                                          : "neither a valid executable name nor an absolute path");
         }
         if (!(flags & EXEC_ARGV0)) {
                 r = argv_push(&argv, &n, &allocated, strdup(f));
@@ -437,18 +433,17 @@ static int exec_one(const char **p, unsigned v, ExecCommand *ret, const char **e
         return 1;
 }
 
-int exec_command_parse(const char *value, unsigned systemd, ExecCommand **ret, size_t *ret_n,
+int exec_command_parse(const char *value, const FeatureSet *fs, ExecCommand **ret, size_t *ret_n,
                        const char **ret_error) {
         ExecCommand *l = NULL;
         size_t n = 0, allocated = 0;
         const char *p = value, *error = NULL;
-        unsigned v = systemd == 0 ? UINT_MAX : systemd;
         int r;
 
         for (;;) {
                 ExecCommand c;
 
-                r = exec_one(&p, v, &c, &error);
+                r = exec_one(&p, fs, &c, &error);
                 if (r <= 0 || r == 2)
                         break;
                 if (GREEDY_REALLOC(l, allocated, n + 1) < 0) {

@@ -6,6 +6,7 @@
  * lines (quotes and C escapes, ';' separators, executable prefixes). */
 
 #include "basic/util.h"
+#include "rules/features.h"
 
 /* Dependency lists: split on whitespace only; quotes and backslashes are kept. */
 int words_split_plain(const char *s, char ***ret);
@@ -53,5 +54,5 @@ void exec_command_list_free(ExecCommand *l, size_t n);
  * checks (absolute or plain name, no quotes/control characters, not a directory) are skipped for a path that
  * still contains '%', because systemd runs them after expansion. '$VAR' stays as written (expanded at
  * execution time). */
-int exec_command_parse(const char *value, unsigned systemd, ExecCommand **ret, size_t *ret_n,
+int exec_command_parse(const char *value, const FeatureSet *fs, ExecCommand **ret, size_t *ret_n,
                        const char **ret_error);

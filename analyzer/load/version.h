@@ -2,11 +2,9 @@
 #pragma once
 
 /* Which systemd version to judge for: --systemd=N, else --target's release, else the version installed in the
- * root (or on the host), else the newest modelled one. */
+ * root (or on the host), else the newest modelled one (rules_newest_modelled()). */
 
 #include "load/root.h"
-
-#define SYSTEMD_VERSION_NEWEST 257
 
 typedef enum VersionSource {
         VERSION_FROM_OPTION,

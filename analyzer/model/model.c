@@ -18,6 +18,7 @@ typedef struct Deferred {
 struct Model {
         ModelOptions opts;
         const Rules *rules;
+        FeatureSet features;   /* the version facts of opts.systemd, evaluated once */
         const BaseModel *base;
         Loader *loader;
         Prefetch *prefetch;    /* units being loaded ahead on a second thread (model_prefetch()), or NULL */
@@ -140,6 +141,9 @@ int model_new(const ModelOptions *opts, const Rules *rules, Model **ret, DiagLis
                 return -ENOMEM;
         m->opts = *opts;
         m->rules = rules;
+        r = rules_feature_set(rules, opts->systemd, &m->features);
+        if (r < 0)
+                return r;
         m->diags = diags;
         hashmap_init(&m->by_name);
         m->rule_origin = calloc(rules_dep_count(rules) + 1, sizeof(uint32_t));
@@ -163,7 +167,7 @@ int model_new(const ModelOptions *opts, const Rules *rules, Model **ret, DiagLis
                                .package_root = opts->package_root,
                                .package_dirs = opts->package_dirs,
                                .generator_dir = opts->generator_dir,
-                               .systemd = opts->systemd,
+                               .features = &m->features,
                                .no_search_path = !opts->root,
                        },
                        &m->loader, diags);
@@ -181,6 +185,10 @@ Graph *model_graph(const Model *m) {
 
 unsigned model_version(const Model *m) {
         return m->opts.systemd;
+}
+
+const FeatureSet *model_features(const Model *m) {
+        return &m->features;
 }
 
 const char *model_base_file(const Model *m) {
@@ -520,7 +528,7 @@ static int expand_template(const Model *m, const ModelUnit *mu, const char *t, c
                         v = setting_value(m, mu, sec, dot ? dot + 1 : tok, &f);
                         if (v) {
                                 /* specifiers in the value are systemd's business too */
-                                SpecifierContext sc = { .unit_name = mu->unit->id, .systemd = m->opts.systemd };
+                                SpecifierContext sc = { .unit_name = mu->unit->id, .features = &m->features };
                                 if (specifier_expand(v, &sc, SPECIFIER_USE_VALUE, &val, NULL) < 0)
                                         val = strdup(v);
                                 if (!val)
@@ -624,7 +632,7 @@ static int add_mounts_for(Model *m, ModelUnit *mu, const char *path, bool wants,
         mu->mounts_for = n;
         n[mu->n_mounts_for++] = (MountsFor) { .path = TAKE_PTR(p), .wants = wants, .sd_mask = 1U << sd,
                                               .origin = origin };
-        if (rules_feature(m->rules, "mounts-for-load", m->opts.systemd)) {
+        if (feature_enabled(&m->features, FEATURE_MOUNTS_FOR_LOAD)) {
                 /* systemd loads the mount unit of the path and of each parent, so it knows whether one exists */
                 _cleanup_(strv_freep) char **names = NULL;
                 if (unit_name_mounts_of_path(n[mu->n_mounts_for - 1].path, &names) < 0)
@@ -699,13 +707,13 @@ static int add_file_edges(Model *m, ModelUnit *mu) {
                         continue;
                 if (k->type == VALUE_UNIT_LIST) {
                         r = setting_unit_names_foreach(
-                                u, s, m->opts.systemd, diags, add_file_edge,
+                                u, s, &m->features, diags, add_file_edge,
                                 &(FileEdges) { .m = m, .mu = mu, .s = s, .type = t, .origin = UINT32_MAX });
                         if (r < 0)
                                 return r;
                         continue;
                 }
-                r = setting_words(u, s, k, m->opts.systemd, &words, diags);
+                r = setting_words(u, s, k, &m->features, &words, diags);
                 if (r < 0)
                         return r;
                 if (!words || !words[0])
@@ -875,7 +883,7 @@ static int base_unit_new(Model *m, const BaseUnit *bu, Unit *loaded, Unit **ret)
         size_t n_links;
         int r;
 
-        r = unit_file_parse(bu->file, bu->text, bu->size, &(ParseOptions) { .systemd = m->opts.systemd }, &f,
+        r = unit_file_parse(bu->file, bu->text, bu->size, &(ParseOptions) { .features = &m->features }, &f,
                             NULL);
         if (r < 0)
                 return r;
@@ -1067,7 +1075,7 @@ static int load_absent(Model *m, const char *name, PrefetchEntry *hint, ModelUni
         for (size_t i = 0; i < mu->unit->n_settings; i++)
                 if (mu->st[i] == SETTING_EFFECTIVE)
                         mu->st_keys |= setting_key_bit(mu->unit->settings[i].key);
-        if (unit_verify(mu->unit, mu->st, m->opts.systemd, mu->base ? &scratch : m->diags) > 0)
+        if (unit_verify(mu->unit, mu->st, &m->features, mu->base ? &scratch : m->diags) > 0)
                 mu->unit->load_state = LOAD_BAD_SETTING;
         /* units of these types exist without a file only when the manager made them or the kernel has them */
         if (mu->unit->load_state == LOAD_LOADED && !mu->unit->fragment_path &&
@@ -1237,7 +1245,7 @@ static bool sim_stub_candidate(const Model *m, const ModelUnit *mu) {
  * not-found unit references nothing. */
 static int sim_dispatch(LoadSim *s) {
         Model *m = s->m;
-        bool load_mounts_for = rules_feature(m->rules, "mounts-for-load", m->opts.systemd);
+        bool load_mounts_for = feature_enabled(&m->features, FEATURE_MOUNTS_FOR_LOAD);
         int r;
 
         for (size_t i = 0; i < s->n_queue; i++) {
@@ -1295,7 +1303,7 @@ static int find_reference_stubs(Model *m) {
         LoadSim s = { .m = m };
         int r = 0;
 
-        if (!t || !rules_feature(m->rules, "mountinfo-reference-stubs", m->opts.systemd))
+        if (!t || !feature_enabled(&m->features, FEATURE_MOUNTINFO_REFERENCE_STUBS))
                 return 0;
         state = calloc(graph_node_count(m->graph) + 1, 1);
         if (!state)

@@ -10,6 +10,7 @@
 #include "load/unit-settings.h"
 #include "model/graph.h"
 #include "model/mount-table.h"
+#include "rules/features.h"
 #include "rules/rules.h"
 
 typedef struct ModelOptions {
@@ -95,6 +96,8 @@ ModelUnit *model_unit_of_node(const Model *m, uint32_t node);
 size_t model_unit_count(const Model *m);
 ModelUnit *model_unit(const Model *m, size_t i);
 unsigned model_version(const Model *m);
+/* The version facts of model_version() (rules/features.xml), evaluated once; valid as long as m is. */
+const FeatureSet *model_features(const Model *m);
 /* The base model file used (NULL when none exists for this version or it is disabled). */
 const char *model_base_file(const Model *m);
 /* The names of every unit file the model can see (the tree's name map, then base units it lacks), sorted. */

@@ -177,6 +177,22 @@ const BaseModel *rules_base_model(const Rules *r, unsigned v) {
         return best ?: oldest;
 }
 
+unsigned rules_oldest_modelled(const Rules *r) {
+        unsigned v = 0;
+        for (size_t i = 0; r && i < r->n_bases; i++)
+                if (v == 0 || r->bases[i]->version < v)
+                        v = r->bases[i]->version;
+        return v;
+}
+
+unsigned rules_newest_modelled(const Rules *r) {
+        unsigned v = 0;
+        for (size_t i = 0; r && i < r->n_bases; i++)
+                if (r->bases[i]->version > v)
+                        v = r->bases[i]->version;
+        return v;
+}
+
 unsigned base_model_version(const BaseModel *b) {
         return b->version;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* rules/dependencies.xml: implicit and default dependency rules, features, perpetual units, manager defaults. */
+/* rules/dependencies.xml: implicit and default dependency rules, perpetual units, manager defaults. */
 #include <fnmatch.h>
 
 #include "basic/xml-util.h"
@@ -60,12 +60,11 @@ void rules_dependencies_done(Rules *r) {
                 dep_rule_free(r->dep_rules[i]);
         r->dep_rules = mfree(r->dep_rules);
         r->n_dep_rules = r->allocated_dep_rules = 0;
-        versioned_free(r->features, r->n_features);
         versioned_free(r->perpetual, r->n_perpetual);
         versioned_free(r->mount_points, r->n_mount_points);
         versioned_free(r->manager_defaults, r->n_manager_defaults);
-        r->features = r->perpetual = r->manager_defaults = NULL;
-        r->n_features = r->n_perpetual = r->n_manager_defaults = 0;
+        r->perpetual = r->manager_defaults = NULL;
+        r->n_perpetual = r->n_manager_defaults = 0;
         r->mount_points = NULL;
         r->n_mount_points = 0;
 }
@@ -86,18 +85,6 @@ static int split_words(const char *s, char ***ret) {
                 s += n;
         }
         *ret = TAKE_PTR(l);
-        return 0;
-}
-
-static int parse_versions(const RulesFile *f, xmlNode *n, unsigned *since, unsigned *until, DiagList *diags) {
-        int q = rules_parse_version(f, n, "since", false, since, diags);
-        if (q >= 0)
-                q = rules_parse_version(f, n, "until", false, until, diags);
-        if (q < 0)
-                return q;
-        if (*until > 0 && *since > *until)
-                return rules_bad(diags, f->path, xml_line(n), "<%s>: since=%u is after until=%u", n->name, *since,
-                                 *until);
         return 0;
 }
 
@@ -150,7 +137,7 @@ static int parse_cond(const RulesFile *f, xmlNode *n, DepCond *c, DiagList *diag
         int q;
 
         c->negate = xml_is(n, "unless");
-        q = parse_versions(f, n, &c->since, &c->until, diags);
+        q = rules_parse_range(f, n, &c->since, &c->until, diags);
         if (q < 0)
                 return q;
         if (xml_is(n, "any")) {
@@ -299,7 +286,7 @@ static int parse_rule(Rules *r, const RulesFile *f, xmlNode *n, DiagList *diags)
                 return rules_bad(diags, f->path, d->line, "bad origin=");
         q = parse_unit_type_mask(f, n, &d->unit_types, diags);
         if (q >= 0)
-                q = parse_versions(f, n, &d->since, &d->until, diags);
+                q = rules_parse_range(f, n, &d->since, &d->until, diags);
         if (q < 0)
                 return q;
         if (xml_attr(n, "source") && !(d->source = strdup(xml_attr(n, "source"))))
@@ -349,7 +336,7 @@ static int parse_versioned(const RulesFile *f, xmlNode *n, const char *attr, Rul
         RulesVersioned v = {}, *nl;
         int q;
 
-        q = parse_versions(f, n, &v.since, &v.until, diags);
+        q = rules_parse_range(f, n, &v.since, &v.until, diags);
         if (q < 0)
                 return q;
         v.name = strdup(strempty(xml_attr(n, attr)));
@@ -388,8 +375,6 @@ int rules_parse_dependencies(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList
 
                 if (xml_is(n, "rule"))
                         q = parse_rule(r, f, n, diags);
-                else if (xml_is(n, "feature"))
-                        q = parse_versioned(f, n, "name", &r->features, &r->n_features, diags);
                 else if (xml_is(n, "perpetual"))
                         q = parse_versioned(f, n, "unit", &r->perpetual, &r->n_perpetual, diags);
                 else if (xml_is(n, "mount-point"))
@@ -424,12 +409,6 @@ bool dep_cond_applies(const DepCond *c, unsigned v) {
         return in_range(c->since, c->until, v);
 }
 
-bool rules_feature(const Rules *r, const char *name, unsigned v) {
-        for (size_t i = 0; r && i < r->n_features; i++)
-                if (streq(r->features[i].name, name) && in_range(r->features[i].since, r->features[i].until, v))
-                        return true;
-        return false;
-}
 
 const char *rules_manager_default(const Rules *r, const char *name, unsigned v, bool offline) {
         for (size_t i = 0; r && i < r->n_manager_defaults; i++) {

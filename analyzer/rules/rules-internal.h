@@ -80,12 +80,16 @@ struct Rules {
         /* dependencies.xml */
         DepRule **dep_rules;      /* <set> rules first, then the others, each group in file order */
         size_t n_dep_rules, allocated_dep_rules;
-        struct RulesVersioned *features, *perpetual, *manager_defaults, *mount_points;
-        size_t n_features, n_perpetual, n_manager_defaults, n_mount_points;
+        struct RulesVersioned *perpetual, *manager_defaults, *mount_points;
+        size_t n_perpetual, n_manager_defaults, n_mount_points;
 
         /* checks.xml */
         CheckEntry *checks;
         size_t n_checks, allocated_checks;
+
+        /* features.xml */
+        struct FeatureRange *feature_ranges;
+        size_t n_feature_ranges, allocated_feature_ranges;
 
         /* base-NNN.xml */
         struct BaseModel **bases;
@@ -94,7 +98,7 @@ struct Rules {
         /* add the parsed data of new rules file kinds here */
 };
 
-/* A named fact that holds for a range of versions (features, perpetual units, manager defaults, mount points). */
+/* A named fact that holds for a range of versions (perpetual units, manager defaults, mount points). */
 typedef struct RulesVersioned {
         char *name;
         char *value, *offline_value; /* manager defaults only; mount points: value is the role */
@@ -103,6 +107,18 @@ typedef struct RulesVersioned {
         bool no_default_deps;        /* perpetual units only */
         bool tree;                   /* mount points only: everything below the path too */
 } RulesVersioned;
+
+/* One range of a feature (features.xml). */
+typedef struct FeatureRange {
+        int feature;      /* Feature */
+        unsigned since, until; /* until 0 = still holds */
+        const char *file; /* borrowed from RulesFile */
+        unsigned line;
+} FeatureRange;
+
+int rules_parse_features(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
+int rules_features_finish(Rules *r, DiagList *diags);
+void rules_features_done(Rules *r);
 
 int rules_parse_targets(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
 void rules_targets_done(Rules *r);
@@ -124,5 +140,8 @@ void rules_base_done(Rules *r);
  * naming file:line and returns -EBADMSG when the value is not a number (or missing and required). */
 int rules_parse_version(const RulesFile *f, xmlNode *n, const char *attr, bool required, unsigned *ret,
                         DiagList *diags);
+/* The version-fact attributes of an element: since= and until= (both optional, both inclusive; absent = 0 for
+ * "from the oldest" and "still holds"); refuses since > until. Every rules file reads them with this. */
+int rules_parse_range(const RulesFile *f, xmlNode *n, unsigned *ret_since, unsigned *ret_until, DiagList *diags);
 /* Adds a DIAG_ERROR at file:line and returns -EBADMSG (or -ENOMEM). */
 int rules_bad(DiagList *diags, const char *file, unsigned line, const char *fmt, ...) _printf_(4, 5);

@@ -10,6 +10,14 @@
 /* Every kind of rules file: adding one is a schema, a parse function and an entry here. */
 static const RulesFileKind rules_file_kinds[] = {
         {
+                .pattern = "features.xml",
+                .schema = "features.rng",
+                .required = true,
+                .parse = rules_parse_features,
+                .finish = rules_features_finish,
+                .done = rules_features_done,
+        },
+        {
                 .pattern = "checks.xml",
                 .schema = "checks.rng",
                 .required = true,
@@ -138,6 +146,22 @@ int rules_parse_version(const RulesFile *f, xmlNode *n, const char *attr, bool r
                                 "%s=\"%s\" of <%s> is not a systemd version number", attr, s, n->name)
                        ?: -EBADMSG;
         *ret = v;
+        return 0;
+}
+
+int rules_parse_range(const RulesFile *f, xmlNode *n, unsigned *ret_since, unsigned *ret_until, DiagList *diags) {
+        unsigned since, until;
+        int q = rules_parse_version(f, n, "since", false, &since, diags);
+
+        if (q >= 0)
+                q = rules_parse_version(f, n, "until", false, &until, diags);
+        if (q < 0)
+                return q;
+        if (until > 0 && since > until)
+                return rules_bad(diags, f->path, xml_line(n), "<%s>: since=%u is after until=%u", n->name, since,
+                                 until);
+        *ret_since = since;
+        *ret_until = until;
         return 0;
 }
 

@@ -36,6 +36,10 @@ char **rules_target_names(const Rules *r);
  * nearest below or equal to v", which the signature cannot do; choosing a base model for v belongs to the base-model
  * rules, which can add their own lookup. */
 unsigned rules_newest_version(const Rules *r);
+/* The range of systemd versions bootrace models: the oldest and the newest base model (rules/base-NNN.xml).
+ * 0 when there are none. */
+unsigned rules_oldest_modelled(const Rules *r);
+unsigned rules_newest_modelled(const Rules *r);
 /* The free-text note of a target (e.g. a point release with another systemd), or NULL. */
 const char *rules_target_note(const Rules *r, const char *name);
 
@@ -187,11 +191,9 @@ const DepRule *rules_dep_get(const Rules *r, size_t i);
 bool dep_rule_applies(const DepRule *d, UnitType t, unsigned v);
 /* Is the condition part of the rule at systemd v? */
 bool dep_cond_applies(const DepCond *c, unsigned v);
-/* Version-dependent behaviours of the model's own machinery (<feature name= since= until=>). */
 /* Does a <mount-point> of role ("api", "ignored", "extrinsic") in rules/dependencies.xml hold for the mount at where
  * with file system type fstype (either may be NULL) at version v? */
 bool rules_mount_point(const Rules *r, const char *role, const char *where, const char *fstype, unsigned v);
-bool rules_feature(const Rules *r, const char *name, unsigned v);
 /* A manager default ("DefaultStandardOutput"): the value PID 1 uses at boot, or with offline the value that
  * systemd-analyze verify uses. NULL when unknown. */
 const char *rules_manager_default(const Rules *r, const char *name, unsigned v, bool offline);

@@ -75,7 +75,7 @@ static void walk(const Root *root, const char *path, unsigned depth, unsigned *b
 static void check_unit_files(PackageSet *s, const Root *root, unsigned v) {
         _cleanup_(strv_freep) char **dirs = NULL, **files = NULL;
 
-        if (package_set_unit_dirs(s, v, &dirs) < 0 || package_set_unit_files(s, dirs, &files) < 0)
+        if (package_set_unit_dirs(s, fuzz_features(v), &dirs) < 0 || package_set_unit_files(s, dirs, &files) < 0)
                 return;
         STRV_FOREACH(f, files) {
                 bool found = false;

@@ -3,6 +3,7 @@
  * the Exec*= parser, specifier expansion and the unit-name functions. */
 
 #include "basic/unit-name.h"
+#include "fuzz-util.h"
 #include "fuzz.h"
 #include "load/specifier.h"
 #include "load/unit-file.h"
@@ -18,11 +19,11 @@ static void fuzz_value(const char *key, const char *value, unsigned v) {
         (void) words_split_plain(value, &plain);
         (void) words_split_quoted(value, false, &quoted);
         (void) words_split_quoted(value, true, &unescaped);
-        if (exec_command_parse(value, v, &cmds, &n, &error) >= 0)
+        if (exec_command_parse(value, fuzz_features(v), &cmds, &n, &error) >= 0)
                 exec_command_list_free(cmds, n);
 
         for (size_t i = 0; i < ELEMENTSOF(units); i++) {
-                SpecifierContext c = { .unit_name = units[i], .systemd = v, .hostname = i == 0 ? "h.example" : NULL };
+                SpecifierContext c = { .unit_name = units[i], .features = fuzz_features(v), .hostname = i == 0 ? "h.example" : NULL };
                 const char *unknown = NULL;
                 char *s = NULL;
 
@@ -55,7 +56,7 @@ static void fuzz_value(const char *key, const char *value, unsigned v) {
                         free(s);
                 if (unit_name_is_valid(*w, UNIT_NAME_ANY)) {
                         char **l = NULL;
-                        if (unit_name_dropin_names(*w, v, &l) >= 0)
+                        if (unit_name_dropin_names(*w, feature_enabled(fuzz_features(v), FEATURE_DROPIN_PREFIX_DIRS), &l) >= 0)
                                 strv_free(l);
                         l = NULL;
                         if (unit_name_dash_prefixes(*w, &l) >= 0)
@@ -76,7 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 return 0;
         for (size_t i = 0; i < ELEMENTSOF(versions); i++) {
                 _cleanup_(unit_file_freep) UnitFile *f = NULL;
-                ParseOptions o = { .systemd = versions[i], .sections = i == 2 ? sections : NULL };
+                ParseOptions o = { .features = fuzz_features(versions[i]), .sections = i == 2 ? sections : NULL };
                 DiagList d = {};
 
                 if (unit_file_parse("fuzz.service", (const char *) data, size, &o, &f, &d) >= 0)

@@ -156,7 +156,7 @@ static void load_one(Loader *l, const char *name, unsigned v, const char *root_p
         check_unit(u, root_path);
         if (unit_settings_classify(u, rules, v, &st, d) < 0)
                 return;
-        (void) unit_verify(u, st, v, d);
+        (void) unit_verify(u, st, fuzz_features(v), d);
         if (getenv("FUZZ_DEBUG")) {
                 /* for writing seeds: what the tree became */
                 fprintf(stderr, "systemd %u: %s (%s): %zu files, %zu settings, %zu links\n", v, u->id,
@@ -176,9 +176,9 @@ static void load_one(Loader *l, const char *name, unsigned v, const char *root_p
                 if (!k)
                         continue;
                 /* both may return a result along with an error (-ENXIO: kept unexpanded) */
-                (void) setting_words(u, s, k, v, &w, d);
+                (void) setting_words(u, s, k, fuzz_features(v), &w, d);
                 if (k->type != VALUE_EXEC)
-                        (void) setting_expand(u, s, v, &e, d);
+                        (void) setting_expand(u, s, fuzz_features(v), &e, d);
         }
 }
 
@@ -205,7 +205,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 _cleanup_(diag_list_done) DiagList d = {};
                 _cleanup_(strv_freep) char **list = NULL, **sp = NULL;
 
-                if (loader_new(&(LoaderOptions){.root = root, .systemd = versions[i]}, &l, &d) < 0)
+                if (loader_new(&(LoaderOptions){.root = root, .features = fuzz_features(versions[i])}, &l, &d) < 0)
                         continue;
                 (void) loader_list_names(l, &list);
                 sp = loader_search_path(l);

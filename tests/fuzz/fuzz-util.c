@@ -136,3 +136,25 @@ const char *fuzz_rules_dir(void) {
 
         return !isempty(e) ? e : FUZZ_RULES_DIR;
 }
+
+const FeatureSet *fuzz_features(unsigned v) {
+        static Rules *rules;
+        static FeatureSet sets[32];
+        static size_t n;
+
+        if (!rules) {
+                DiagList diags = {};
+                if (rules_load(fuzz_rules_dir(), &rules, &diags) < 0) {
+                        diag_list_print(&diags, stderr, DIAG_ERROR);
+                        fprintf(stderr, "fuzz: cannot load the rules of %s\n", fuzz_rules_dir());
+                        abort();
+                }
+                diag_list_done(&diags);
+        }
+        for (size_t i = 0; i < n; i++)
+                if (sets[i].version == v)
+                        return &sets[i];
+        if (n == ELEMENTSOF(sets) || rules_feature_set(rules, v, &sets[n]) < 0)
+                abort();
+        return &sets[n++];
+}

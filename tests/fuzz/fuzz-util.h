@@ -5,6 +5,8 @@
  * removed at exit), emptying it between inputs, and where the real rules are. */
 
 #include "basic/util.h"
+#include "rules/features.h"
+#include "rules/rules.h"
 
 /* The scratch directory ($TMPDIR, else /dev/shm or /tmp; created on first use, removed at exit). Aborts when
  * it cannot be made: a fuzzer without its directory would only test error paths. */
@@ -23,3 +25,5 @@ int fuzz_mkdir_parents(int dfd, const char *path, const char **ret_name);
 char *fuzz_write_input(const char *name, const uint8_t *data, size_t size);
 /* The rules directory: $BOOTRACE_RULES_DIR, else the source tree's rules/ as compiled in. */
 const char *fuzz_rules_dir(void);
+/* The version facts of systemd v from those rules (loaded once; aborts when they do not load). */
+const FeatureSet *fuzz_features(unsigned v);

@@ -2,6 +2,7 @@
 /* Test helper (not a test): runs bootrace's model of systemd-fstab-generator, as tests/t6012 compares it with the
  * real generator. Usage: generate-fstab ROOT VERSION DIR */
 
+#include "features.h"
 #include "load/fstab-generator.h"
 
 int main(int argc, char *argv[]) {
@@ -18,7 +19,7 @@ int main(int argc, char *argv[]) {
                 fprintf(stderr, "%s: cannot open\n", argv[1]);
                 return 2;
         }
-        r = fstab_generate(root, v, argv[3], &diags);
+        r = fstab_generate(root, test_features(v), argv[3], &diags);
         diag_list_print(&diags, stderr, DIAG_NOTICE);
         diag_list_done(&diags);
         if (r < 0) {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "basic/hashmap.h"
+#include "features.h"
 #include "load/search-path.h"
 #include "tap.h"
 
@@ -30,9 +31,9 @@ static void test_search_path(void) {
         _cleanup_(strv_freep) char **v229 = NULL, **v239 = NULL, **v252 = NULL, **env = NULL;
 
         unsetenv("SYSTEMD_UNIT_PATH");
-        tap_ok(search_path_for_version(229, &v229) == 0, "search path 229");
-        tap_ok(search_path_for_version(239, &v239) == 0, "search path 239");
-        tap_ok(search_path_for_version(252, &v252) == 0, "search path 252");
+        tap_ok(search_path_for(test_features(229), &v229) == 0, "search path 229");
+        tap_ok(search_path_for(test_features(239), &v239) == 0, "search path 239");
+        tap_ok(search_path_for(test_features(252), &v252) == 0, "search path 252");
         tap_ok(!strv_contains(v229, "/run/systemd/transient"), "229 has no transient dir");
         tap_ok(strv_contains(v239, "/run/systemd/transient"), "239 has the transient dir");
         tap_ok(!strv_contains(v239, "/etc/systemd/system.attached"), "239 has no attached dir");
@@ -41,7 +42,7 @@ static void test_search_path(void) {
         TAP_STREQ(v229[0], "/run/systemd/generator.early", "229 starts with generator.early");
         TAP_STREQ(v252[strv_length(v252) - 1], "/run/systemd/generator.late", "generator.late is last");
         setenv("SYSTEMD_UNIT_PATH", "/a:/b:", 1);
-        tap_ok(search_path_for_version(252, &env) == 0 && streq(env[0], "/a") && streq(env[1], "/b") &&
+        tap_ok(search_path_for(test_features(252), &env) == 0 && streq(env[0], "/a") && streq(env[1], "/b") &&
                        strv_length(env) == strv_length(v252) + 2,
                "SYSTEMD_UNIT_PATH with trailing ':' prepends to the defaults");
         unsetenv("SYSTEMD_UNIT_PATH");

@@ -5,6 +5,7 @@
 
 #include <sys/stat.h>
 
+#include "features.h"
 #include "load/loader.h"
 #include "tap.h"
 #include "tree.h"
@@ -24,7 +25,7 @@ static Unit *load(const Root *r, unsigned v, const char *name) {
         _cleanup_(diag_list_done) DiagList d = {};
         Unit *u = NULL;
 
-        if (loader_new(&(LoaderOptions) { .root = r, .systemd = v }, &l, &d) < 0)
+        if (loader_new(&(LoaderOptions) { .root = r, .features = test_features(v) }, &l, &d) < 0)
                 return NULL;
         if (loader_load(l, name, &u, &d) < 0)
                 return NULL;
@@ -157,7 +158,7 @@ int main(void) {
                 _cleanup_(diag_list_done) DiagList d = {};
                 unsigned same = 0, unread = 0, n = 0;
 
-                if (loader_new(&(LoaderOptions) { .root = r, .systemd = 252 }, &l, &d) >= 0)
+                if (loader_new(&(LoaderOptions) { .root = r, .features = test_features(252) }, &l, &d) >= 0)
                         for (const char * const *nm = names; *nm; nm++, n++) {
                                 Unit *full = NULL, *id = NULL;
                                 bool names_same;

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include "features.h"
 #include "load/package.h"
 #include "tap.h"
 
@@ -164,7 +165,7 @@ static void test_compressions(void) {
                        "the root holds the kept entries only");
                 disp = root ? root_display_path(root, "/lib/systemd/system/foo.service") : NULL;
                 tap_ok(disp && endswith(disp, ".deb:lib/systemd/system/foo.service"), "display %s", strna(disp));
-                tap_ok(package_set_unit_dirs(&s, 252, &dirs) == 0 && strv_length(dirs) == 2 &&
+                tap_ok(package_set_unit_dirs(&s, test_features(252), &dirs) == 0 && strv_length(dirs) == 2 &&
                                streq(dirs[0], "/etc/systemd/system") && streq(dirs[1], "/lib/systemd/system"),
                        "unit directories for 252");
                 tap_ok(package_set_unit_files(&s, dirs, &files) == 0 && strv_length(files) == 1 &&

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "features.h"
 #include "load/prefetch.h"
 #include "tap.h"
 #include "tree.h"
@@ -85,7 +86,7 @@ int main(void) {
         put("etc/systemd/system/masked.service", "");
         ln("a.service", "usr/lib/systemd/system/alias.service");
         ln("/usr/lib/systemd/system/b.service", "etc/systemd/system/c.target.wants/b.service");
-        tap_ok(root_open(tmpl, &root) == 0 && loader_new(&(LoaderOptions) { .root = root, .systemd = 252 }, &l, &ld) == 0,
+        tap_ok(root_open(tmpl, &root) == 0 && loader_new(&(LoaderOptions) { .root = root, .features = test_features(252) }, &l, &ld) == 0,
                "a tree and its loader");
         if (!l)
                 return tap_done();

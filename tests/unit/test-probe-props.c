@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include "features.h"
 #include "live/probe-props.h"
 #include "load/loader.h"
 #include "load/unit-settings.h"
@@ -72,7 +73,7 @@ static void test_like(void) {
                    "[Service]\nPrivateDevices=yes\nProtectSystem=full\n");
 
         if (root_open("/", &root) < 0 || rules_load(NULL, &rules, &diags) < 0 ||
-            loader_new(&(LoaderOptions){ .root = root, .extra_dirs = extra, .systemd = 252 }, &loader,
+            loader_new(&(LoaderOptions){ .root = root, .extra_dirs = extra, .features = test_features(252) }, &loader,
                        &diags) < 0 ||
             loader_load(loader, "sandboxed.service", &u, &diags) < 0 ||
             unit_settings_classify(u, rules, 252, &st, &diags) < 0) {

@@ -2,12 +2,13 @@
 /* Specifier expansion: values for the system manager, per-letter introduction versions, the unit-name subset,
  * unknown specifiers before/after v236, and values only known from the context. */
 
+#include "features.h"
 #include "load/specifier.h"
 #include "tap.h"
 
 static void expand(const char *unit, unsigned v, SpecifierUse use, const char *in, int want_r, const char *want,
                    const char *want_unknown) {
-        SpecifierContext c = { .unit_name = unit, .systemd = v };
+        SpecifierContext c = { .unit_name = unit, .features = test_features(v) };
         const char *unknown = NULL;
         char *got = NULL;
         int r = specifier_expand(in, &c, use, &got, &unknown);
@@ -94,6 +95,7 @@ static void test_names(void) {
 static void test_context(void) {
         SpecifierContext c = {
                 .unit_name = "foo.service",
+                .features = test_features(0),
                 .hostname = "box.example.com",
                 .machine_id = "0123456789abcdef0123456789abcdef",
                 .boot_id = "fedcba9876543210fedcba9876543210",
@@ -118,14 +120,14 @@ static void test_context(void) {
                "cgroup specifiers unknown offline");
 
         /* before v236 %u %U %h %s described the unit's User= */
-        c.systemd = 235;
+        c.features = test_features(235);
         c.user = "www-data";
         tap_ok(specifier_expand("%u", &c, SPECIFIER_USE_VALUE, &s, &unknown) == 0 && streq(s, "www-data"),
                "v235: %%u is User=");
         s = mfree(s);
         tap_ok(specifier_expand("%h", &c, SPECIFIER_USE_VALUE, &s, &unknown) == -ENXIO && streq(unknown, "%h"),
                "v235: %%h of another user unknown offline");
-        c.systemd = 236;
+        c.features = test_features(236);
         tap_ok(specifier_expand("%u %h", &c, SPECIFIER_USE_VALUE, &s, &unknown) == 0 && streq(s, "root /root"),
                "v236: %%u %%h are the manager's user");
         s = mfree(s);
@@ -137,9 +139,11 @@ static void test_context(void) {
         c.unit_name = "not a unit";
         tap_ok(specifier_expand("%n", &c, SPECIFIER_USE_VALUE, &s, &unknown) == -EINVAL, "bad unit name refused");
 
-        tap_ok(specifier_is_known('j', SPECIFIER_USE_VALUE, 239) && !specifier_is_known('j', SPECIFIER_USE_VALUE, 238),
+        tap_ok(specifier_is_known('j', SPECIFIER_USE_VALUE, test_features(239)) &&
+                       !specifier_is_known('j', SPECIFIER_USE_VALUE, test_features(238)),
                "specifier_is_known follows versions");
-        tap_ok(!specifier_is_known('t', SPECIFIER_USE_UNIT_NAME, 0) && specifier_is_known('i', SPECIFIER_USE_UNIT_NAME, 0),
+        tap_ok(!specifier_is_known('t', SPECIFIER_USE_UNIT_NAME, test_features(0)) &&
+                       specifier_is_known('i', SPECIFIER_USE_UNIT_NAME, test_features(0)),
                "specifier_is_known knows the name subset");
 }
 

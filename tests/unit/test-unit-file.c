@@ -8,12 +8,13 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include "features.h"
 #include "load/unit-file.h"
 #include "tap.h"
 
 static char *render(const char *data, size_t size, unsigned v, const char * const *sections, DiagList *d) {
         _cleanup_(unit_file_freep) UnitFile *f = NULL;
-        ParseOptions o = { .systemd = v, .sections = sections };
+        ParseOptions o = { .features = test_features(v), .sections = sections };
         char *out = NULL;
         size_t len = 0;
         FILE *m;
@@ -318,11 +319,11 @@ static void parse_tree(const char *dir, unsigned *n_files, unsigned *n_bad, unsi
                 for (unsigned k = 0; k < 3; k++) {
                         _cleanup_(unit_file_freep) UnitFile *f = NULL;
                         DiagList dl = {};
-                        ParseOptions o = { .systemd = (unsigned[]) { 247, 252, 257 }[k] };
+                        ParseOptions o = { .features = test_features((unsigned[]) { 247, 252, 257 }[k]) };
 
                         if (unit_file_parse(p, buf, size, &o, &f, &dl) < 0 || diag_count(&dl, DIAG_ERROR) > 0) {
                                 (*n_bad)++;
-                                tap_diag("v%u: %s: %s", o.systemd, p, dl.n ? dl.items[0].message : "?");
+                                tap_diag("v%u: %s: %s", o.features->version, p, dl.n ? dl.items[0].message : "?");
                         }
                         diag_list_done(&dl);
                 }

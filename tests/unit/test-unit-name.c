@@ -117,24 +117,24 @@ static void test_dropin_names(void) {
         strv_is(l, "", "no dash no prefixes");
         l = strv_free(l);
 
-        unit_name_dropin_names("a-b-c.service", 0, &l);
+        unit_name_dropin_names("a-b-c.service", true, &l);
         strv_is(l, "a-b-c.service a-b-.service a-.service", "drop-in names of a-b-c.service");
         l = strv_free(l);
-        unit_name_dropin_names("a-b-c.service", 238, &l);
+        unit_name_dropin_names("a-b-c.service", false, &l);
         strv_is(l, "a-b-c.service", "v238: no prefix drop-ins");
         l = strv_free(l);
-        unit_name_dropin_names("a-b@x.service", 0, &l);
+        unit_name_dropin_names("a-b@x.service", true, &l);
         strv_is(l, "a-b@x.service a-b@.service a-.service a-@x.service a-@.service",
                 "drop-in names of an instance keep the instance");
         l = strv_free(l);
-        unit_name_dropin_names("foo@bar.service", 238, &l);
+        unit_name_dropin_names("foo@bar.service", false, &l);
         strv_is(l, "foo@bar.service foo@.service", "v238: instance and template");
         l = strv_free(l);
-        unit_name_dropin_names("sys-fs-fuse-connections.mount", 0, &l);
+        unit_name_dropin_names("sys-fs-fuse-connections.mount", true, &l);
         strv_is(l, "sys-fs-fuse-connections.mount sys-fs-fuse-.mount sys-fs-.mount sys-.mount",
                 "mount unit prefixes");
         l = strv_free(l);
-        unit_name_dropin_names("-.mount", 0, &l);
+        unit_name_dropin_names("-.mount", true, &l);
         strv_is(l, "-.mount", "root mount");
         l = strv_free(l);
 }

@@ -3,6 +3,7 @@
  * word systemd drops; setting_unit_names_foreach() gives what setting_words() gives, word for word and warning
  * for warning. */
 
+#include "features.h"
 #include "load/unit-values.h"
 #include "tap.h"
 
@@ -42,8 +43,8 @@ static char *both_ways(const char *id, const char *value, unsigned v, size_t *re
         _cleanup_(diag_list_done) DiagList d1 = {}, d2 = {};
         int r1, r2;
 
-        r1 = setting_words(&u, &s, &k, v, &words, &d1);
-        r2 = setting_unit_names_foreach(&u, &s, v, &d2, collect, &walked);
+        r1 = setting_words(&u, &s, &k, test_features(v), &words, &d1);
+        r2 = setting_unit_names_foreach(&u, &s, test_features(v), &d2, collect, &walked);
         if (r1 < 0 || r2 < 0 || strv_length(words) != strv_length(walked) || d1.n != d2.n) {
                 tap_diag("%s: setting_words %d (%zu words, %zu warnings), foreach %d (%zu, %zu)", value, r1,
                          strv_length(words), d1.n, r2, strv_length(walked), d2.n);
@@ -104,7 +105,7 @@ int main(void) {
                               .value = (char *) "a.service b.service c.service" };
                 Unit u = unit_with("x.service", &s);
                 size_t n = 0;
-                TAP_INTEQ(setting_unit_names_foreach(&u, &s, 257, NULL, stop_at_second, &n), -ECANCELED,
+                TAP_INTEQ(setting_unit_names_foreach(&u, &s, test_features(257), NULL, stop_at_second, &n), -ECANCELED,
                           "the callback's error stops the walk and is returned");
                 TAP_INTEQ(n, 2, "no name after the failing call");
         }

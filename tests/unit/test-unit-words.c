@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Word splitting (plain, quoted, C escapes) and Exec*= parsing with prefixes per version. */
 
+#include "features.h"
 #include "load/unit-words.h"
 #include "tap.h"
 
@@ -86,7 +87,7 @@ static char *render_exec(const char *value, unsigned v, int *ret_r, const char *
         size_t len = 0;
         FILE *m = open_memstream(&out, &len);
 
-        *ret_r = exec_command_parse(value, v, &l, &n, ret_error);
+        *ret_r = exec_command_parse(value, test_features(v), &l, &n, ret_error);
         if (*ret_r < 0)
                 fputs("(error)", m);
         for (size_t i = 0; *ret_r >= 0 && i < n; i++) {
