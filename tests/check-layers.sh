@@ -4,7 +4,8 @@
 # README's "Architecture" section (rows "| `name` | `analyzer/DIR/` | … | may include |"). Every source file must
 # live in a layer's directory or at the top; every project include must name its layer ("load/loader.h"), a header
 # that exists, and a layer the including file's layer may include (its own, or one in its row). Prints one line per
-# violation, "FILE:LINE: …", and exits 1 when there is any; 2 when the table cannot be read.
+# violation, "FILE:LINE: …", and exits 1 when there is any; 2 when the table cannot be read. A header named
+# *-internal.h belongs to its directory: only files there may include it.
 set -euo pipefail
 readme=$1 src=$2
 
@@ -55,6 +56,8 @@ while IFS= read -r -d '' f; do
                 to=$(layer_of_dir "$idir")
                 if [ -z "$to" ] || [ ! -e "$src/$inc" ]; then
                         echo "$rel:$n: #include \"$inc\" names no header of a layer (write \"LAYER/NAME.h\")"; bad=1
+                elif [[ $inc == *-internal.h && $idir != "$d" ]]; then
+                        echo "$rel:$n: #include \"$inc\": a layer's internal header is for its own files only"; bad=1
                 elif ! may_include "$from" "$to"; then
                         echo "$rel:$n: $from includes $to (\"$inc\"), which the layer table does not allow"; bad=1
                 fi

@@ -45,3 +45,7 @@ test_expect "a source file outside the layers fails" expect_violation extra "ext
 mutant && printf '#include "journal/journal-events.h"\n' >> "$TMP/src/model/graph.h"
 test_expect "two analyses side by side: model may not include journal" \
         expect_violation model "model/graph.h:[0-9]*: model includes journal"
+
+mutant && printf '#include "model/model-internal.h"\n' >> "$TMP/src/lint/lint.h"
+test_expect "another layer including a layer's internal header fails" \
+        expect_violation internal 'lint/lint.h:[0-9]*: #include "model/model-internal.h": a layer.s internal header'
