@@ -170,7 +170,13 @@ static void test_targets(const Rules *r) {
                 { "bookworm", "debian-bookworm", 252 },   { "trixie", "debian-trixie", 257 },
                 { "rhel-7", "rhel-7", 219 },              { "el8", "rhel-8", 239 },
                 { "rhel-9", "rhel-9", 252 },              { "el9", "rhel-9", 252 },
-                { "centos-stream-9", "rhel-9", 252 },
+                { "centos-stream-9", "rhel-9", 252 },     { "oracular", "ubuntu-oracular", 256 },
+                { "25.04", "ubuntu-plucky", 257 },        { "ubuntu-25.10", "ubuntu-questing", 257 },
+                { "26.04", "ubuntu-resolute", 259 },      { "forky", "debian-forky", 262 },
+                { "unstable", "debian-sid", 262 },        { "el10", "rhel-10", 257 },
+                { "centos-stream-10", "rhel-10", 257 },   { "fc40", "fedora-40", 255 },
+                { "f43", "fedora-43", 258 },              { "fedora44", "fedora-44", 259 },
+                { "al2023", "amazon-linux-2023", 252 },   { "leap-15.6", "opensuse-leap-15.6", 254 },
         };
         for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
                 v = 0;
@@ -181,10 +187,10 @@ static void test_targets(const Rules *r) {
         }
         TAP_INTEQ(rules_target_version(r, "ubuntu-warty", &v, NULL), -ENOENT, "unknown target is -ENOENT");
         TAP_INTEQ(rules_target_version(r, "", &v, NULL), -EINVAL, "empty target is -EINVAL");
-        TAP_INTEQ(strv_length(names), 13, "13 canonical targets");
+        TAP_INTEQ(strv_length(names), 28, "28 canonical targets");
         TAP_STREQ(names ? names[0] : NULL, "ubuntu-xenial", "targets in file order");
         tap_ok(strv_contains(names, "rhel-9") && !strv_contains(names, "el9"), "names are canonical only");
-        TAP_INTEQ(rules_newest_version(r), 257, "newest target version is 257");
+        TAP_INTEQ(rules_newest_version(r), 262, "newest target version is 262 (debian-forky, debian-sid)");
         tap_ok(rules_target_note(r, "rhel-7") && strstr(rules_target_note(r, "rhel-7"), "208"),
                "rhel-7 notes the 208 point releases");
 }
