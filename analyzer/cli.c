@@ -47,6 +47,7 @@ enum {
         ARG_FORMAT,
         ARG_FAIL_ON,
         ARG_NO_COLOR,
+        ARG_NEAREST_MODEL,
 };
 
 static const struct option global_options[] = {
@@ -56,6 +57,7 @@ static const struct option global_options[] = {
         { "format", required_argument, NULL, ARG_FORMAT },
         { "fail-on", required_argument, NULL, ARG_FAIL_ON },
         { "no-color", no_argument, NULL, ARG_NO_COLOR },
+        { "nearest-model", no_argument, NULL, ARG_NEAREST_MODEL },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
 };
@@ -155,6 +157,9 @@ int cli_parse(int argc, char *argv[], Context *ctx, const struct option *extra, 
                 case ARG_NO_COLOR:
                         ctx->color = false;
                         break;
+                case ARG_NEAREST_MODEL:
+                        ctx->nearest_model = true;
+                        break;
                 case '?':
                         if (optopt && optopt < 0x100)
                                 log_error("%s: unknown option -%c or missing argument (see '%s --help')", argv[0],
@@ -231,25 +236,71 @@ int cli_feature_set(Rules **rules, unsigned version, FeatureSet *ret) {
         return r;
 }
 
-int context_resolve_version(const Context *ctx, const Root *root, unsigned *ret, VersionSource *ret_source) {
-        _cleanup_(rules_freep) Rules *rules = NULL;
-        VersionSource src = VERSION_FROM_DEFAULT;
-        unsigned v = 0;
+static const char *version_source_what(VersionSource s) {
+        switch (s) {
+        case VERSION_FROM_OPTION:
+                return "--systemd";
+        case VERSION_FROM_TARGET:
+                return "--target";
+        case VERSION_FROM_ROOT:
+                return "the root";
+        case VERSION_FROM_LIVE:
+                return "the running systemd";
+        default:
+                return "the default";
+        }
+}
 
+static int check_range(const Context *ctx, const Rules *rules, unsigned asked, VersionSource source,
+                       const char *what, VersionChoice *ret) {
+        unsigned lo, hi;
+
+        if (rules_model_range(rules, &lo, &hi) < 0) {
+                log_error("the rules in %s have no base model (base-NNN.xml): no systemd version is modelled",
+                          rules_default_dir());
+                return -ENOENT;
+        }
+        *ret = (VersionChoice) { .version = asked, .asked = asked, .oldest = lo, .newest = hi, .source = source };
+        snprintf(ret->what, sizeof ret->what, "%s", what);
+        if (asked >= lo && asked <= hi)
+                return 0;
+        if (!ctx->nearest_model) {
+                log_error("systemd %u (%s) is outside the modelled range %u-%u; --nearest-model judges it with "
+                          "systemd %u", asked, what, lo, hi, asked < lo ? lo : hi);
+                return -ERANGE;
+        }
+        ret->version = asked < lo ? lo : hi;
+        return 0;
+}
+
+int context_check_version(const Context *ctx, unsigned asked, VersionSource source, const char *what,
+                          VersionChoice *ret) {
+        _cleanup_(rules_freep) Rules *rules = NULL;
+        DiagList diags = {};
+        int r = cli_load_rules(&rules, &diags);
+
+        diag_list_done(&diags);
+        if (r < 0)
+                return r;
+        return check_range(ctx, rules, asked, source, what, ret);
+}
+
+int context_resolve_version(const Context *ctx, const Root *root, VersionChoice *ret) {
+        _cleanup_(rules_freep) Rules *rules = NULL;
+        _cleanup_(freep) char *what = NULL;
+        VersionSource src = VERSION_FROM_DEFAULT;
+        DiagList diags = {};
+        unsigned v = 0;
+        int r;
+
+        r = cli_load_rules(&rules, &diags);
+        diag_list_done(&diags);
+        if (r < 0)
+                return r;
         if (ctx->systemd > 0) {
                 v = ctx->systemd;
                 src = VERSION_FROM_OPTION;
         } else if (ctx->target) {
-                DiagList diags = {};
-                int r = rules_load(NULL, &rules, &diags);
-
-                if (r < 0) {
-                        diag_list_print(&diags, stderr, DIAG_ERROR);
-                        diag_list_done(&diags);
-                        log_error("cannot read the rules in %s, needed for --target", rules_default_dir());
-                        return r;
-                }
-                diag_list_done(&diags);
                 if (rules_target_version(rules, ctx->target, &v, NULL) < 0) {
                         _cleanup_(strv_freep) char **names = rules_target_names(rules);
                         log_error("unknown --target=%s; known targets:", ctx->target);
@@ -260,29 +311,41 @@ int context_resolve_version(const Context *ctx, const Root *root, unsigned *ret,
                 src = VERSION_FROM_TARGET;
         } else if (root && systemd_version_of_root(root, &v) >= 0)
                 src = VERSION_FROM_ROOT;
-        else {
-                /* the newest modelled version: the newest base model of the rules */
-                DiagList diags = {};
-                int r = rules_load(NULL, &rules, &diags);
+        else if (rules_model_range(rules, NULL, &v) < 0)
+                v = 0; /* check_range() reports it */
 
-                if (r < 0) {
-                        diag_list_print(&diags, stderr, DIAG_ERROR);
-                        diag_list_done(&diags);
-                        log_error("cannot read the rules in %s, needed to choose a systemd version",
-                                  rules_default_dir());
-                        return r;
-                }
-                diag_list_done(&diags);
-                v = rules_newest_modelled(rules);
-                if (v == 0) {
-                        log_error("the rules in %s have no base model (base-NNN.xml): give --systemd=N",
-                                  rules_default_dir());
-                        return -ENOENT;
-                }
-        }
+        if (src == VERSION_FROM_TARGET)
+                r = asprintf(&what, "--target=%s", ctx->target);
+        else if (src == VERSION_FROM_ROOT)
+                r = asprintf(&what, "found in --root=%s", ctx->root ?: "/");
+        else
+                r = (what = strdup(version_source_what(src))) ? 0 : -1;
+        if (r < 0)
+                return -ENOMEM;
+        return check_range(ctx, rules, v, src, what, ret);
+}
 
-        *ret = v;
-        if (ret_source)
-                *ret_source = src;
-        return 0;
+void cli_print_version(void) {
+        _cleanup_(rules_freep) Rules *rules = NULL;
+        DiagList diags = {};
+        unsigned lo, hi;
+
+        printf("bootrace %s\n", PACKAGE_VERSION);
+        if (rules_load(NULL, &rules, &diags) >= 0 && rules_model_range(rules, &lo, &hi) >= 0)
+                printf("models systemd %u-%u (rules in %s)\n", lo, hi, rules_default_dir());
+        else
+                printf("models no systemd version: the rules in %s cannot be read\n", rules_default_dir());
+        diag_list_done(&diags);
+}
+
+char *version_choice_note(const VersionChoice *c) {
+        char *s = NULL;
+
+        if (!version_choice_nearest(c))
+                return NULL;
+        if (asprintf(&s, "judged with systemd %u, the nearest model to systemd %u (%s), which is outside the "
+                     "modelled range %u-%u (--nearest-model)", c->version, c->asked, c->what, c->oldest,
+                     c->newest) < 0)
+                return NULL;
+        return s;
 }

@@ -20,6 +20,7 @@ typedef struct Context {
         Severity fail_on;
         bool color;
         bool quiet;
+        bool nearest_model; /* --nearest-model: a version outside the modelled range is judged with the nearest */
         bool list_options; /* cli_parse() lists the options instead of parsing them (bootrace __complete) */
 } Context;
 
@@ -72,6 +73,16 @@ void log_warning(const char *fmt, ...) _printf_(1, 2);
  * NULL (the caller frees them). Returns 0, or a negative errno after printing an error. */
 int cli_feature_set(Rules **rules, unsigned version, FeatureSet *ret);
 
-/* Resolves the version for ctx (without --systemd, --target or a root's own version: the newest modelled one,
- * from the rules). Returns 0, or -ENOENT for an unknown --target (after printing an error). */
-int context_resolve_version(const Context *ctx, const Root *root, unsigned *ret, VersionSource *ret_source);
+/* Resolves the version for ctx into *ret (VersionChoice). A version outside the modelled range (the oldest and
+ * newest base model) is -ERANGE after a one-line error naming the range, unless --nearest-model, which judges
+ * with the nearest end of it. Returns 0, -ENOENT for an unknown --target, or another negative errno (after
+ * printing an error). */
+int context_resolve_version(const Context *ctx, const Root *root, VersionChoice *ret);
+/* The same check for a version found elsewhere (drift: the running systemd's), what naming where it comes from
+ * ("the running systemd"). */
+int context_check_version(const Context *ctx, unsigned asked, VersionSource source, const char *what,
+                          VersionChoice *ret);
+/* --version: bootrace's version and the modelled range (from the rules' base models), on stdout. */
+void cli_print_version(void);
+/* The line reports print when version_choice_nearest(c): "judged with systemd N, the nearest model to M ..." */
+char *version_choice_note(const VersionChoice *c);

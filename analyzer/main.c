@@ -16,9 +16,10 @@ static void help(void) {
                "  --format=FORMAT     text, json, sarif, junit, markdown or dot (per verb)\n"
                "  --fail-on=LEVEL     exit 1 for findings at or above error, warning or info\n"
                "  --no-color          no colour (also: NO_COLOR set, or stdout not a terminal)\n"
+               "  --nearest-model     judge a version outside the modelled range with the nearest model\n"
                "  -q, --quiet         print less\n"
                "  -h, --help          this help; 'bootrace VERB --help' for a verb's options\n"
-               "  --version           print the version\n\n"
+               "  --version           print the version and the modelled range of systemd versions\n\n"
                "Exit status: 0 nothing at or above --fail-on, 1 findings or a failed verdict, 2 usage,\n"
                "input or environment error. See bootrace(1).\n");
 }
@@ -37,7 +38,7 @@ int main(int argc, char *argv[]) {
                         return EXIT_CLEAN;
                 }
                 if (streq(argv[i], "--version")) {
-                        printf("bootrace %s\n", PACKAGE_VERSION);
+                        cli_print_version();
                         return EXIT_CLEAN;
                 }
                 if (streq(argv[i], "--"))

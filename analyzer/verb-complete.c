@@ -172,17 +172,20 @@ static int complete_units(const Context *ctx) {
         _cleanup_(root_freep) Root *root = NULL;
         _cleanup_(rules_freep) Rules *rules = NULL;
         _cleanup_(strv_freep) char **dirs = NULL, **units = NULL;
+        Context c = *ctx;
+        VersionChoice vc;
         FeatureSet fs;
-        unsigned version;
         int r;
 
         r = root_open(ctx->root ? ctx->root : "/", &root);
         if (r < 0)
                 return r;
-        r = context_resolve_version(ctx, root, &version, NULL);
+        /* completion offers what it can: a version outside the modelled range is read as the nearest one */
+        c.nearest_model = true;
+        r = context_resolve_version(&c, root, &vc);
         if (r < 0)
                 return r;
-        r = cli_feature_set(&rules, version, &fs);
+        r = cli_feature_set(&rules, vc.version, &fs);
         if (r < 0)
                 return r;
         r = search_path_for(&fs, &dirs);

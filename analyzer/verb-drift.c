@@ -6,6 +6,7 @@
 #include "live/bus-util.h"
 #include "live/drift.h"
 #include "report/graph-report.h"
+#include "report/report.h"
 #include "verb-live.h"
 #include "verbs.h"
 
@@ -100,7 +101,8 @@ static void print_text(const Drift *d, const Model *m) {
         }
 }
 
-static void print_json(const Drift *d, const LiveSystem *s, const Model *m, const char *root) {
+static void print_json(const Drift *d, const LiveSystem *s, const Model *m, const char *root,
+                       const VersionChoice *vc) {
         Graph *g = model_graph(m);
         JsonWriter w;
 
@@ -110,6 +112,7 @@ static void print_json(const Drift *d, const LiveSystem *s, const Model *m, cons
         json_kv_string(&w, "version", PACKAGE_VERSION);
         json_kv_uint(&w, "systemd", model_version(m));
         json_kv_string(&w, "systemd_version", s->manager.version);
+        report_json_nearest_model(&w, vc);
         json_kv_string(&w, "root", root);
         json_kv_string(&w, "base_model", model_base_file(m));
         json_kv_uint(&w, "units_compared", d->n_units);
@@ -148,8 +151,9 @@ int verb_drift(int argc, char *argv[], Context *ctx) {
         _cleanup_(rules_freep) Rules *rules = NULL;
         _cleanup_(model_freep) Model *model = NULL;
         _cleanup_(strv_freep) char **mounted = NULL, **units = NULL;
-        _cleanup_(freep) char *distro = NULL;
+        _cleanup_(freep) char *distro = NULL, *nearest = NULL;
         _cleanup_(diag_list_done) DiagList diags = {};
+        VersionChoice vc = {};
         MountTable table = {};
         bool have_table = false;
         Drift d = {};
@@ -205,6 +209,12 @@ int verb_drift(int argc, char *argv[], Context *ctx) {
                 goto finish;
         }
 
+        r = context_check_version(ctx, s->manager.version_major, VERSION_FROM_LIVE, "the running systemd", &vc);
+        if (r < 0)
+                goto finish;
+        nearest = version_choice_note(&vc);
+        if (version_choice_nearest(&vc) && !nearest)
+                goto oom;
         r = cli_load_rules(&rules, &diags);
         if (r < 0)
                 goto finish;
@@ -222,7 +232,7 @@ int verb_drift(int argc, char *argv[], Context *ctx) {
         have_table = r >= 0;
         r = model_new(&(ModelOptions) {
                               .root = root,
-                              .systemd = s->manager.version_major,
+                              .systemd = vc.version,
                               .distro = distro,
                               /* the root is the whole system: a unit it lacks is not-found for PID 1 too */
                               .no_base = true,
@@ -254,9 +264,12 @@ int verb_drift(int argc, char *argv[], Context *ctx) {
                 goto oom;
 
         if (ctx->format == FORMAT_JSON)
-                print_json(&d, s, model, rootdir);
-        else
+                print_json(&d, s, model, rootdir, &vc);
+        else {
+                if (nearest)
+                        printf("# note: %s\n", nearest);
                 print_text(&d, model);
+        }
         if (!ctx->quiet) {
                 diag_list_print(&diags, stderr, DIAG_WARNING);
                 fprintf(stderr, "bootrace: drift: systemd %u (%s), %zu units, %zu dependencies compared, "

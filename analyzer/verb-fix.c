@@ -160,8 +160,11 @@ static int resolve_targets(const Context *ctx, const Root *root, const Rules *ru
         if (!t)
                 return -ENOMEM;
         STRV_FOREACH(name, ctx->targets) {
+                _cleanup_(freep) char *what = NULL, *nearest = NULL;
                 const char *canonical = NULL;
+                VersionChoice vc;
                 unsigned v;
+                int r;
 
                 if (rules_target_version(rules, *name, &v, &canonical) < 0) {
                         _cleanup_(strv_freep) char **names = rules_target_names(rules);
@@ -173,23 +176,36 @@ static int resolve_targets(const Context *ctx, const Root *root, const Rules *ru
                 for (size_t i = 0; i < n; i++)
                         if (streq(t[i].name, canonical))
                                 goto next;
+                if ((ctx->systemd ? (what = strdup("--systemd")) ? 0 : -ENOMEM
+                                  : asprintf_safe(&what, "--target=%s", canonical)) < 0)
+                        return -ENOMEM;
+                r = context_check_version(ctx, ctx->systemd ?: v,
+                                          ctx->systemd ? VERSION_FROM_OPTION : VERSION_FROM_TARGET, what, &vc);
+                if (r < 0)
+                        return r;
+                nearest = version_choice_note(&vc);
+                if (nearest) /* the repair is judged for the nearest model: say so, once per target */
+                        log_warning("fix: %s: %s", canonical, nearest);
                 t[n] = (FixTarget) { .name = strdup(canonical),
-                                    .version = ctx->systemd ?: v,
+                                    .version = vc.version,
                                     .distro = strndup_safe(canonical, strcspn(canonical, "-")) };
                 if (!t[n].name || !t[n++].distro)
                         return -ENOMEM;
         next:;
         }
         if (n == 0) {
-                VersionSource vsrc;
-                unsigned v;
-                int r = context_resolve_version(ctx, root, &v, &vsrc);
+                _cleanup_(freep) char *nearest = NULL;
+                VersionChoice vc;
+                int r = context_resolve_version(ctx, root, &vc);
                 if (r < 0)
                         return r;
-                if (vsrc == VERSION_FROM_DEFAULT && !ctx->quiet)
+                if (vc.source == VERSION_FROM_DEFAULT && !ctx->quiet)
                         log_warning("no --target or --systemd given%s: judging for systemd %u",
-                                    root ? " and no systemd found in the root" : "", v);
-                t[n++] = (FixTarget) { .version = v };
+                                    root ? " and no systemd found in the root" : "", vc.version);
+                nearest = version_choice_note(&vc);
+                if (nearest)
+                        log_warning("fix: %s", nearest);
+                t[n++] = (FixTarget) { .version = vc.version };
         }
         *ret = TAKE_PTR(t);
         *ret_n = n;

@@ -12,6 +12,7 @@
 #include "model/model.h"
 #include "model/transaction.h"
 #include "report/graph-report.h"
+#include "report/report.h"
 #include "verb-live.h"
 #include "verbs.h"
 
@@ -176,7 +177,7 @@ static void edge_to_json(JsonWriter *w, const Graph *g, const GraphEdge *e) {
         json_end_object(w);
 }
 
-static void print_json(const Model *m, const Context *ctx, VersionSource vsrc, bool all) {
+static void print_json(const Model *m, const Context *ctx, const VersionChoice *vc, bool all) {
         Graph *g = model_graph(m);
         JsonWriter w;
 
@@ -185,7 +186,8 @@ static void print_json(const Model *m, const Context *ctx, VersionSource vsrc, b
         json_kv_string(&w, "tool", "bootrace");
         json_kv_string(&w, "version", PACKAGE_VERSION);
         json_kv_uint(&w, "systemd", model_version(m));
-        json_kv_string(&w, "systemd_from", version_source_to_string(vsrc));
+        json_kv_string(&w, "systemd_from", version_source_to_string(vc->source));
+        report_json_nearest_model(&w, vc);
         json_kv_string(&w, "target", ctx->target);
         json_kv_string(&w, "root", ctx->root);
         json_kv_string(&w, "base_model", model_base_file(m));
@@ -278,8 +280,8 @@ static int path_arg(const char *arg, char **ret_name, char ***dirs) {
 /* The ordering cycles of the boot transaction of anchor: each cycle's edges with their origins, and the jobs
  * systemd may delete to break it (not needed by the anchor) with what the boot loses then. Returns the exit
  * status: 1 when there are cycles. */
-static int print_cycles(const Model *m, const Rules *rules, const Context *ctx, const char *anchor,
-                        DiagList *diags) {
+static int print_cycles(const Model *m, const Rules *rules, const Context *ctx, const VersionChoice *vc,
+                        const char *anchor, DiagList *diags) {
         _cleanup_(transaction_freep) Transaction *t = NULL;
         Graph *g = model_graph(m);
         Cycle *cycles = NULL;
@@ -302,6 +304,7 @@ static int print_cycles(const Model *m, const Rules *rules, const Context *ctx, 
                 json_kv_string(&w, "tool", "bootrace");
                 json_kv_string(&w, "version", PACKAGE_VERSION);
                 json_kv_uint(&w, "systemd", model_version(m));
+                report_json_nearest_model(&w, vc);
                 json_kv_string(&w, "transaction", anchor);
                 json_kv_uint(&w, "jobs", transaction_job_count(t));
                 json_kv_bool(&w, "truncated", truncated);
@@ -373,8 +376,9 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         _cleanup_(diag_list_done) DiagList diags = {};
         _cleanup_(freep) char *distro = NULL;
         _cleanup_(lint_generated_removep) char *generated = NULL;
+        _cleanup_(freep) char *nearest = NULL;
         GraphArgs a = {};
-        VersionSource vsrc;
+        VersionChoice vc;
         unsigned version;
         int r, optind_, ret = EXIT_ERROR;
 
@@ -396,8 +400,12 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         r = cli_open_root(ctx, &root);
         if (r < 0)
                 goto finish;
-        r = context_resolve_version(ctx, root, &version, &vsrc);
+        r = context_resolve_version(ctx, root, &vc);
         if (r < 0)
+                goto finish;
+        version = vc.version;
+        nearest = version_choice_note(&vc);
+        if (version_choice_nearest(&vc) && !nearest)
                 goto finish;
         r = cli_load_rules(&rules, &diags);
         if (r < 0)
@@ -487,11 +495,16 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
                 goto finish;
         }
         if (a.cycles) {
-                ret = print_cycles(model, rules, ctx, a.transaction ?: "default.target", &diags);
+                if (nearest && ctx->format != FORMAT_JSON)
+                        printf("# note: %s\n", nearest);
+                ret = print_cycles(model, rules, ctx, &vc, a.transaction ?: "default.target", &diags);
                 goto finish;
         }
+        /* text and dot: the note as a comment line of each (dot: "//"), before everything else */
+        if (nearest && ctx->format != FORMAT_JSON)
+                printf("%s note: %s\n", ctx->format == FORMAT_DOT ? "//" : "#", nearest);
         if (ctx->format == FORMAT_JSON)
-                print_json(model, ctx, vsrc, a.all);
+                print_json(model, ctx, &vc, a.all);
         else if (ctx->format == FORMAT_DOT)
                 print_dot(model, a.all);
         else

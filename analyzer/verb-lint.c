@@ -239,8 +239,9 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
         _cleanup_(tmpfiles_list_done) TmpfilesList tmpfiles = {};
         _cleanup_(strv_freep) char **package_dirs = NULL;
         _cleanup_(freep) char *distro = NULL, *anchor = NULL;
+        _cleanup_(freep) char *nearest = NULL;
         LintArgs args = {};
-        VersionSource vsrc;
+        VersionChoice vc;
         const char *target_name = NULL;
         unsigned version;
         FeatureSet features;
@@ -272,15 +273,19 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
         r = cli_load_rules(&rules, &diags);
         if (r < 0)
                 return EXIT_ERROR;
-        r = context_resolve_version(ctx, root, &version, &vsrc);
+        r = context_resolve_version(ctx, root, &vc);
         if (r < 0)
+                return EXIT_ERROR;
+        version = vc.version;
+        nearest = version_choice_note(&vc);
+        if (version_choice_nearest(&vc) && !nearest)
                 return EXIT_ERROR;
         if (ctx->target && rules_target_version(rules, ctx->target, NULL, &target_name) >= 0) {
                 distro = strndup_safe(target_name, strcspn(target_name, "-"));
                 if (!distro)
                         return EXIT_ERROR;
         }
-        if (vsrc == VERSION_FROM_DEFAULT && !ctx->quiet)
+        if (vc.source == VERSION_FROM_DEFAULT && !ctx->quiet)
                 log_warning("no --target or --systemd given%s: judging for systemd %u",
                             root ? " and no systemd found in the root" : "", version);
         if (cli_feature_set(&rules, version, &features) < 0)
@@ -332,7 +337,7 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
         ReportMeta meta = {
                 .tool_version = PACKAGE_VERSION, .systemd = version, .target = target_name, .rules = rules,
                 .units = run->linted, .color = ctx->color, .quiet = ctx->quiet,
-                .packages = &pkgs, .tmpfiles = &tmpfiles,
+                .packages = &pkgs, .tmpfiles = &tmpfiles, .version_choice = &vc, .nearest_note = nearest,
         };
         switch (ctx->format) {
         case FORMAT_JSON:

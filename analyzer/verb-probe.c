@@ -445,16 +445,21 @@ int verb_probe(int argc, char *argv[], Context *ctx) {
                           bus_error_describe(&error, r, ebuf));
                 goto finish;
         }
-        if (ctx->systemd || ctx->target) {
-                _cleanup_(root_freep) Root *root = NULL;
-                VersionSource vs;
-                if (root_open(ctx->root ?: "/", &root) < 0 ||
-                    context_resolve_version(ctx, root, &version, &vs) < 0)
-                        goto finish;
-        } else
-                version = mgr->manager.version_major;
-
         if (a.like) {
+                /* the version only says how to read the --like unit's settings */
+                _cleanup_(freep) char *nearest = NULL;
+                VersionChoice vc;
+                if (ctx->systemd || ctx->target) {
+                        _cleanup_(root_freep) Root *root = NULL;
+                        if (root_open(ctx->root ?: "/", &root) < 0 || context_resolve_version(ctx, root, &vc) < 0)
+                                goto finish;
+                } else if (context_check_version(ctx, mgr->manager.version_major, VERSION_FROM_LIVE,
+                                                 "the running systemd", &vc) < 0)
+                        goto finish;
+                version = vc.version;
+                nearest = version_choice_note(&vc);
+                if (nearest)
+                        log_warning("probe: --like=%s %s", a.like, nearest);
                 r = like_props(ctx, a.like, version, &props, &not_applied, &fragment);
                 if (r < 0)
                         goto finish;

@@ -13,6 +13,7 @@
 #include "load/version.h"
 #include "model/model.h"
 #include "report/graph-report.h"
+#include "report/report.h"
 #include "rules/rules.h"
 #include "verb-live.h"
 #include "verbs.h"
@@ -370,7 +371,8 @@ int verb_show(int argc, char *argv[], Context *ctx) {
         ShowArg *args = NULL;
         size_t n_args = 0;
         JsonWriter w;
-        VersionSource vsrc;
+        _cleanup_(freep) char *nearest = NULL;
+        VersionChoice vc;
         unsigned version;
         FeatureSet features;
         _cleanup_(live_args_done) LiveArgs live = {};
@@ -397,8 +399,12 @@ int verb_show(int argc, char *argv[], Context *ctx) {
                 log_error("--root=%s: %s", ctx->root, strerror(-r));
                 return EXIT_ERROR;
         }
-        r = context_resolve_version(ctx, root, &version, &vsrc);
+        r = context_resolve_version(ctx, root, &vc);
         if (r < 0)
+                return EXIT_ERROR;
+        version = vc.version;
+        nearest = version_choice_note(&vc);
+        if (version_choice_nearest(&vc) && !nearest)
                 return EXIT_ERROR;
         r = cli_load_rules(&rules, &diags);
         if (r < 0)
@@ -456,11 +462,13 @@ int verb_show(int argc, char *argv[], Context *ctx) {
                 json_kv_string(&w, "tool", "bootrace");
                 json_kv_string(&w, "version", PACKAGE_VERSION);
                 json_kv_uint(&w, "systemd", version);
-                json_kv_string(&w, "systemd_from", version_source_to_string(vsrc));
+                json_kv_string(&w, "systemd_from", version_source_to_string(vc.source));
+                report_json_nearest_model(&w, &vc);
                 json_kv_string(&w, "root", ctx->root);
                 json_key(&w, "units");
                 json_begin_array(&w);
-        }
+        } else if (nearest)
+                printf("# note: %s\n", nearest);
         for (size_t i = 0; i < n_args; i++) {
                 _cleanup_(unit_freep) Unit *u = NULL;
                 _cleanup_(freep) SettingStatus *st = NULL;

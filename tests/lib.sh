@@ -153,6 +153,53 @@ lab_require() {
         skip_all "${out#SKIP: }"
 }
 
+# The lab trees the lab tests run on, oldest first (shared/lab builds them). forky is Debian testing: a moving
+# suite, whose systemd changes with no change here. While a moving suite's systemd is newer than the newest version
+# bootrace models, its tests skip with that reason (lab_judged below) instead of failing: CI must not turn red
+# without a code change. Any other suite beyond the model fails.
+LAB_SUITES="bullseye bookworm trixie forky"
+LAB_MOVING_SUITES="forky"
+LAB_SKIP_BEYOND="beyond the model:" # the start of such a skip's reason; .ci/run looks for it in the test logs
+
+# lab_tree_systemd SUITE: the major version of the tree's systemd (its libsystemd-shared-NNN.so), or nothing
+lab_tree_systemd() {
+        local f
+        f=$(find "${LAB_SRV:-/srv/lab}/$1/usr/lib" -maxdepth 3 -name 'libsystemd-shared-*.so' 2> /dev/null | head -1)
+        f=${f##*/libsystemd-shared-}
+        echo "${f%%[!0-9]*}"
+}
+
+# lab_model_newest: the newest systemd version bootrace models (its newest base model), from bootrace itself
+lab_model_newest() {
+        "$BOOTRACE" --version | sed -n 's/^models systemd [0-9]*-\([0-9]*\).*/\1/p'
+}
+
+# lab_judged SUITE...: sets LAB_JUDGED to the suites whose trees bootrace can judge. A moving suite whose
+# systemd is newer than the newest modelled version gets one skipped test with the reason instead; a suite that
+# is not moving fails there (a test that says why). Call it in the script's own shell, not in $(...).
+lab_judged() {
+        local newest s v
+        LAB_JUDGED=
+        newest=$(lab_model_newest)
+        if [ -z "$newest" ]; then
+                test_expect "the newest modelled version is known (bootrace --version)" false
+                return 1
+        fi
+        for s in "$@"; do
+                v=$(lab_tree_systemd "$s")
+                if [ -n "$v" ] && [ "$v" -gt "$newest" ]; then
+                        if [[ " $LAB_MOVING_SUITES " == *" $s "* ]]; then
+                                test_skip "$s: every test of this script" "$LAB_SKIP_BEYOND $s has systemd $v, newer \
+than the newest modelled version $newest (model $v to run them)"
+                        else
+                                test_expect "$s: systemd $v is modelled (newest: $newest)" false
+                        fi
+                        continue
+                fi
+                LAB_JUDGED="${LAB_JUDGED:+$LAB_JUDGED }$s"
+        done
+}
+
 # fixture_root CASEDIR DEST: copies a golden case's tree (its root/, or that of the case named in root-from) to
 # DEST and creates the symlinks listed in its symlinks file ("PATH TARGET" per line: release tarballs cannot
 # carry symlinks, automake's tar dereferences them).

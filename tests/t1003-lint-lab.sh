@@ -1,13 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# No false positives on real systems: the whole bullseye, bookworm and trixie lab roots lint clean at
+# No false positives on real systems: the whole bullseye, bookworm, trixie and forky lab roots lint clean at
 # --fail-on=warning except for the findings listed (with their justification) in fixtures/lint-lab/SUITE.allowed,
 # and correct early units of bookworm lint clean for --target debian-bookworm with and without the root.
 . "$(dirname "$0")/lib.sh"
-lab_require bullseye bookworm trixie
+# shellcheck disable=SC2086
+lab_require $LAB_SUITES
 export LAB_SRV=${LAB_SRV:-/srv/lab}
+# shellcheck disable=SC2086
+lab_judged $LAB_SUITES
 
-for suite in bullseye bookworm trixie; do
+for suite in $LAB_JUDGED; do
         test_expect "$suite: the whole root lints without unexpected findings" sh -c '
                 suite=$0 out=$1 allowed=$2
                 rc=0; "$BOOTRACE" lint -q --root="$LAB_SRV/$suite" --format=json > "$out" || rc=$?

@@ -5,11 +5,14 @@
 # has cycles (exit 1), every job real systemd deleted in the recorded boots is among the victims, and the JSON
 # carries each edge with its origin.
 . "$(dirname "$0")/lib.sh"
-lab_require bullseye bookworm trixie
+# shellcheck disable=SC2086
+lab_require $LAB_SUITES
 export LAB_SRV=${LAB_SRV:-/srv/lab}
+# shellcheck disable=SC2086
+lab_judged $LAB_SUITES
 unit=$SHARED/data/units/racy-ptmp-early.service
 
-for suite in bullseye bookworm trixie; do
+for suite in $LAB_JUDGED; do
         test_expect "$suite: the real root's boot transaction has no ordering cycle" \
                 bootrace graph -q --cycles --root="$LAB_SRV/$suite"
 done

@@ -1,14 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # `bootrace show` against real systemd: every golden show fixture is laid over the lab trees of bullseye (247),
-# bookworm (252) and trixie (257) with overlayfs, and what `systemd-analyze verify` dumps for each unit must
+# bookworm (252), trixie (257) and forky (262) with overlayfs, and what `systemd-analyze verify` dumps for each unit must
 # equal what bootrace reads from the same files: load state, main name and aliases, fragment, drop-ins in their
 # order, Description, User, Environment, and the dependencies written in the files (which must all be in the dump
 # as origin-file; the dump also holds implicit ones that the model adds, tested elsewhere).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/oracle-lib.sh"
-lab_require bullseye bookworm trixie
+# shellcheck disable=SC2086
+lab_require $LAB_SUITES
 command -v jq > /dev/null || { [ "${CI:-}" = true ] && { echo "Bail out! jq missing in CI"; exit 1; }; skip_all "jq not installed"; }
+# shellcheck disable=SC2086
+lab_judged $LAB_SUITES
 
 # facts from bootrace show --format=json (stdin) for the unit asked for as $1
 bootrace_facts() {
@@ -88,7 +91,7 @@ oracle_case() {
 
 # fixtures/show/CASE/oracle names the lab suites whose systemd the case is meant for (cases about older versions
 # have none); the case runs there with --systemd set to that tree's version
-for suite in bullseye bookworm trixie; do
+for suite in $LAB_JUDGED; do
         for dir in "$FIXTURES"/show/*/; do
                 dir=${dir%/}
                 case=$(basename "$dir")

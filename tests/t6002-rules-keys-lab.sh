@@ -3,8 +3,11 @@
 # rules/unit-keys.xml knows every key that the lab trees' real unit files use, at that tree's systemd version.
 # A key the rules reject passes only if the tree's own systemd does not know it either (then systemd warns too).
 . "$(dirname "$0")/lib.sh"
-lab_require bullseye bookworm trixie
+# shellcheck disable=SC2086
+lab_require $LAB_SUITES
 SRV=${LAB_SRV:-/srv/lab}
+# shellcheck disable=SC2086
+LAB_SRV=$SRV lab_judged $LAB_SUITES
 QUERY=$(wrap_program "$top_builddir/tests/unit/rules-query")
 
 # tree_version TREE: the major version of the tree's systemd package
@@ -38,7 +41,7 @@ unit_keys() {
         done
 }
 
-for suite in bullseye bookworm trixie; do
+for suite in $LAB_JUDGED; do
         tree=$SRV/$suite
         v=$(tree_version "$tree")
         unit_keys "$tree" > "$TMP/$suite.keys"

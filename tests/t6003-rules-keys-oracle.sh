@@ -1,15 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# The versions in rules/unit-keys.xml against real systemd 247, 252 and 257 (the lab trees):
+# The versions in rules/unit-keys.xml against real systemd 247, 252, 257 and 262 (the lab trees):
 #  1. every section.key the rules know at the tree's version (not counting keys systemd ignores) is exactly what the
 #     tree's systemd lists with dump-configuration-items, and nothing else;
-#  2. every key that appeared or disappeared in 248..257 is put into unit files and loaded with the real
+#  2. every key that appeared or disappeared in 248..NEWEST (the newest modelled version) is put into unit files and loaded with the real
 #     systemd-analyze verify (lab-oracle.sh): "Unknown key" warnings must come exactly for the keys the rules call
 #     unknown at that version.
 . "$(dirname "$0")/lib.sh"
-lab_require bullseye bookworm trixie
+# shellcheck disable=SC2086
+lab_require $LAB_SUITES
 SRV=${LAB_SRV:-/srv/lab}
 export LAB_SRV=$SRV
+# shellcheck disable=SC2086
+lab_judged $LAB_SUITES
+newest=$(lab_model_newest)
 QUERY=$(wrap_program "$top_builddir/tests/unit/rules-query")
 
 tree_version() {
@@ -18,7 +22,7 @@ tree_version() {
 }
 
 # The oracle's unit files: one per unit type, a key per line; $TMP/oracle/lines maps FILE:LINE to the key.
-"$QUERY" range 248 257 > "$TMP/range" || exit 1
+"$QUERY" range 248 "$newest" > "$TMP/range" || exit 1
 mkdir -p "$TMP/oracle"
 awk -v dir="$TMP/oracle" '
         BEGIN {
@@ -39,9 +43,9 @@ awk -v dir="$TMP/oracle" '
           print name[type] ":" n[f], sec, key, $4, $5 > (dir "/lines")
         }' "$TMP/range"
 n_keys=$(wc -l < "$TMP/oracle/lines")
-echo "# $n_keys keys appeared or disappeared in 248..257; checked with systemd-analyze verify in each tree"
+echo "# $n_keys keys appeared or disappeared in 248..$newest; checked with systemd-analyze verify in each tree"
 
-for suite in bullseye bookworm trixie; do
+for suite in $LAB_JUDGED; do
         tree=$SRV/$suite
         v=$(tree_version "$tree")
 
@@ -55,7 +59,7 @@ for suite in bullseye bookworm trixie; do
                 diff "$4/$5.dump" "$4/$5.rules" | sed "s/^</only systemd knows/; s/^>/only the rules know/"
                 cmp -s "$4/$5.dump" "$4/$5.rules"' _ "$tree" "$QUERY" "$v" "$TMP" "$suite"
 
-        test_expect "$suite: systemd-analyze verify agrees on $n_keys keys of 248..257 (systemd $v)" sh -c '
+        test_expect "$suite: systemd-analyze verify agrees on $n_keys keys of 248..$newest (systemd $v)" sh -c '
                 lab=$1 suite=$2 v=$3 dir=$4/oracle
                 "$lab/lab-oracle.sh" "$suite" "$dir"/*.service "$dir"/*.socket "$dir"/*.timer "$dir"/*.path \
                         "$dir"/*.mount "$dir"/*.automount > /dev/null 2> "$dir/$suite.err"

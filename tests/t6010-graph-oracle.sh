@@ -1,14 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # bootrace's dependency model against real systemd: for every unit file of the lab trees (bullseye 247, bookworm
-# 252, trixie 257), the dependencies `SYSTEMD_LOG_LEVEL=debug systemd-analyze verify --man=no` dumps inside the
+# 252, trixie 257, forky 262), the dependencies `SYSTEMD_LOG_LEVEL=debug systemd-analyze verify --man=no` dumps inside the
 # tree must be exactly those `bootrace graph --offline` gives: the ones written in the files and links, and the
 # implicit, default, slice and mount-path ones systemd adds by itself. Prints the agreement per version and origin
 # class, and every disagreement.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/oracle-lib.sh"
 . "$(dirname "$0")/graph-oracle-lib.sh"
-lab_require bullseye bookworm trixie
+# shellcheck disable=SC2086
+lab_require $LAB_SUITES
+# shellcheck disable=SC2086
+lab_judged $LAB_SUITES
 
 # the unit files lab-oracle.sh -a verifies: regular files in the vendor dir and /etc, no templates
 tree_units() {
@@ -45,7 +48,7 @@ oracle_suite() {
         fi
 }
 
-for suite in bullseye bookworm trixie; do
+for suite in $LAB_JUDGED; do
         test_expect "$suite ($(oracle_version "$suite")): every dependency of every unit file agrees with systemd" \
                 oracle_suite "$suite"
         # the summary is wanted in the log even when the test passes

@@ -1,11 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# The embedded base models of 247, 252 and 257 (rules/base-NNN.xml) against the lab trees they were taken from:
+# The embedded base models of 247, 252, 257 and 262 (rules/base-NNN.xml) against the lab trees of those versions:
 # every unit's text equals the tree's file, and the dependencies bootrace gives the base units with no tree at all
 # equal those it gives them from the tree (which t6010 checks against systemd itself), among the base units.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/oracle-lib.sh"
-lab_require bullseye bookworm trixie
+# shellcheck disable=SC2086
+lab_require $LAB_SUITES
+# shellcheck disable=SC2086
+lab_judged $LAB_SUITES
 
 base_units() {
         grep -o '<unit name="[^"]*"' "$BOOTRACE_RULES_DIR/base-$1.xml" | sed 's/<unit name="//; s/"$//'
@@ -53,8 +56,8 @@ check_edges() {
         diff -u "$TMP/tree.tsv" "$TMP/base.tsv"
 }
 
-for s in bullseye:247 bookworm:252 trixie:257; do
-        suite=${s%:*} ver=${s#*:}
+for suite in $LAB_JUDGED; do
+        ver=$(oracle_version "$suite")
         test_expect "base-$ver.xml: unit texts equal $suite's files" check_text "$suite" "$ver"
         test_expect "base-$ver.xml: base units' dependencies without a tree equal those from $suite" \
                 check_edges "$suite" "$ver"

@@ -1,11 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# bootrace's model of systemd-fstab-generator against the real generator of each lab tree (247, 252, 257), run
-# in the tree (chroot, overlay, private mount namespace) on the same /etc/fstab: the same units and links, and in
-# each unit the same settings (Documentation= and comments aside).
+# bootrace's model of systemd-fstab-generator against the real generator of each lab tree (247, 252, 257, 262),
+# run in the tree (chroot, overlay, private mount namespace) on the same /etc/fstab: the same units and links, and
+# in each unit the same settings (Documentation= and comments aside).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/oracle-lib.sh"
-lab_require bullseye bookworm trixie
+# shellcheck disable=SC2086
+lab_require $LAB_SUITES
+# shellcheck disable=SC2086
+lab_judged $LAB_SUITES
 gen=$top_builddir/tests/unit/generate-fstab
 
 # a listing of a generator directory: files and links (link targets by name), and each unit's settings
@@ -44,7 +47,7 @@ server:/e   /mnt/share   nfs    _netdev,soft       0 0
 /srv/www    /var/www     none   bind               0 0
 FSTAB
 
-for suite in bullseye bookworm trixie; do
+for suite in $LAB_JUDGED; do
         v=$(oracle_version "$suite")
         w=$TMP/$suite
         test_expect "$suite ($v): both generators run on the same fstab" run_both "$suite" "$TMP/fstab" "$w" "$v"

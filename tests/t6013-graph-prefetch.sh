@@ -30,9 +30,12 @@ test_expect "generated tree: cycles alike" same_both graph --systemd=257 --root=
 test_expect "generated tree: lint alike" same_both lint --systemd=229 --root="$TMP/gen"
 test_expect "generated tree: lint JSON alike" same_both lint --systemd=257 --root="$TMP/gen" --format=json
 
-if LAB_SRV=${LAB_SRV:-/srv/lab} "$LAB/lab-check.sh" bullseye bookworm trixie > "$TMP/lab" 2>&1 || [ "${CI:-}" = true ]; then
-        for s in bullseye:247 bookworm:252 trixie:257; do
-                suite=${s%:*} ver=${s#*:}
+# shellcheck disable=SC2086
+if LAB_SRV=${LAB_SRV:-/srv/lab} "$LAB/lab-check.sh" $LAB_SUITES > "$TMP/lab" 2>&1 || [ "${CI:-}" = true ]; then
+        # shellcheck disable=SC2086
+        lab_judged $LAB_SUITES
+        for suite in $LAB_JUDGED; do
+                ver=$(lab_tree_systemd "$suite")
                 test_expect "$suite: output alike" same_both graph --systemd="$ver" --root="${LAB_SRV:-/srv/lab}/$suite" --all
                 test_expect "$suite: cycles alike" same_both graph --systemd="$ver" --root="${LAB_SRV:-/srv/lab}/$suite" --cycles
                 test_expect "$suite: lint alike" same_both lint --systemd="$ver" --root="${LAB_SRV:-/srv/lab}/$suite"

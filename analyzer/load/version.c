@@ -7,6 +7,7 @@ static const char * const version_source_table[_VERSION_SOURCE_MAX] = {
         [VERSION_FROM_TARGET] = "target",
         [VERSION_FROM_ROOT] = "root",
         [VERSION_FROM_DEFAULT] = "default",
+        [VERSION_FROM_LIVE] = "live",
 };
 
 const char *version_source_to_string(VersionSource s) {

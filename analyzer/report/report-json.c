@@ -93,6 +93,19 @@ static void packages(JsonWriter *w, const ReportMeta *m) {
         json_end_array(w);
 }
 
+void report_json_nearest_model(JsonWriter *w, const VersionChoice *c) {
+        if (!version_choice_nearest(c))
+                return;
+        json_key(w, "nearest_model");
+        json_begin_object(w);
+        json_kv_uint(w, "asked", c->asked);
+        json_kv_uint(w, "judged", c->version);
+        json_kv_uint(w, "oldest", c->oldest);
+        json_kv_uint(w, "newest", c->newest);
+        json_kv_string(w, "from", version_source_to_string(c->source));
+        json_end_object(w);
+}
+
 int report_json(const FindingList *l, const ReportMeta *m, FILE *f) {
         size_t n_sev[_SEVERITY_MAX] = {}, n_suppressed = 0;
         JsonWriter w;
@@ -103,6 +116,7 @@ int report_json(const FindingList *l, const ReportMeta *m, FILE *f) {
         json_kv_string(&w, "version", m->tool_version);
         json_kv_uint(&w, "systemd", m->systemd);
         json_kv_string(&w, "target", m->target);
+        report_json_nearest_model(&w, m->version_choice);
         json_key(&w, "findings");
         json_begin_array(&w);
         for (size_t i = 0; i < l->n; i++) {

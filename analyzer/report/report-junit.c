@@ -85,6 +85,17 @@ int report_junit(const FindingList *l, const ReportMeta *m, FILE *f) {
         snprintf(num, sizeof num, "%u", m->systemd);
         W(write_attr(w, "value", num));
         W(xmlTextWriterEndElement(w));
+        if (m->nearest_note) {
+                W(xmlTextWriterStartElement(w, BAD_CAST "property"));
+                W(write_attr(w, "name", "systemd-asked"));
+                snprintf(num, sizeof num, "%u", m->version_choice->asked);
+                W(write_attr(w, "value", num));
+                W(xmlTextWriterEndElement(w));
+                W(xmlTextWriterStartElement(w, BAD_CAST "property"));
+                W(write_attr(w, "name", "nearest-model"));
+                W(write_attr(w, "value", m->nearest_note));
+                W(xmlTextWriterEndElement(w));
+        }
         W(xmlTextWriterEndElement(w));
 
         for (size_t i = 0; i < l->n; i++) {

@@ -89,6 +89,9 @@ int report_sarif(const FindingList *l, const ReportMeta *m, FILE *f) {
         json_begin_object(&w);
         json_kv_uint(&w, "systemd", m->systemd);
         json_kv_string(&w, "target", m->target);
+        report_json_nearest_model(&w, m->version_choice);
+        if (m->nearest_note)
+                json_kv_string(&w, "note", m->nearest_note);
         json_end_object(&w);
 
         json_key(&w, "results");

@@ -14,6 +14,8 @@ static const char *severity_color(Severity s) {
 int report_text(const FindingList *l, const ReportMeta *m, FILE *f) {
         size_t n_sev[_SEVERITY_MAX] = {}, n_suppressed = 0;
 
+        if (m->nearest_note) /* also with -q: the findings were judged with another version than asked for */
+                fprintf(f, "note: %s\n", m->nearest_note);
         for (size_t i = 0; i < l->n; i++) {
                 const Finding *x = &l->items[i];
 

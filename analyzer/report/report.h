@@ -6,8 +6,10 @@
 
 #include <stdio.h>
 
+#include "basic/json.h"
 #include "lint/finding.h"
 #include "load/package.h"
+#include "load/version.h"
 #include "load/tmpfiles.h"
 #include "rules/rules.h"
 
@@ -21,7 +23,13 @@ typedef struct ReportMeta {
         bool quiet;           /* text: no summary line */
         const PackageSet *packages;  /* JSON: the packages read (NULL: none) */
         const TmpfilesList *tmpfiles; /* JSON: their and the root's tmpfiles.d lines (NULL: none) */
+        const VersionChoice *version_choice; /* with --nearest-model out of range: the version asked for (or NULL) */
+        const char *nearest_note;            /* then the line that says so (version_choice_note()), else NULL */
 } ReportMeta;
+
+/* With --nearest-model out of range (version_choice_nearest(c)): the JSON member "nearest_model": {"asked",
+ * "judged", "oldest", "newest", "from"} into the object w is writing; nothing otherwise. Every verb's JSON uses it. */
+void report_json_nearest_model(JsonWriter *w, const VersionChoice *c);
 
 int report_text(const FindingList *l, const ReportMeta *m, FILE *f);
 int report_json(const FindingList *l, const ReportMeta *m, FILE *f);

@@ -193,6 +193,18 @@ unsigned rules_newest_modelled(const Rules *r) {
         return v;
 }
 
+int rules_model_range(const Rules *r, unsigned *ret_oldest, unsigned *ret_newest) {
+        unsigned hi = rules_newest_modelled(r);
+
+        if (hi == 0)
+                return -ENOENT;
+        if (ret_oldest)
+                *ret_oldest = rules_oldest_modelled(r);
+        if (ret_newest)
+                *ret_newest = hi;
+        return 0;
+}
+
 unsigned base_model_version(const BaseModel *b) {
         return b->version;
 }

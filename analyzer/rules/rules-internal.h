@@ -40,6 +40,8 @@ typedef struct Target {
         char *package;
         char *status;
         char *note;
+        char *source;      /* where the version comes from, or NULL */
+        bool rolling;      /* status="rolling": no version of its own, the newest modelled one */
         char **aliases;
         char *file;
         unsigned line;

@@ -9,6 +9,7 @@ static void target_done(Target *t) {
         free(t->package);
         free(t->status);
         free(t->note);
+        free(t->source);
         strv_free(t->aliases);
 }
 
@@ -60,12 +61,20 @@ static int parse_target(Rules *r, const RulesFile *f, xmlNode *n, DiagList *diag
         q = check_new_name(r, f, n, xml_attr(n, "name"), diags);
         if (q < 0)
                 return q;
-        q = rules_parse_version(f, n, "systemd", true, &t.version, diags);
-        if (q < 0)
-                return q;
-        if (t.version == 0)
-                return diag_add(diags, DIAG_ERROR, f->path, xml_line(n), "systemd=\"0\" is not a systemd version")
+        /* a rolling release has no version of its own: it follows the newest base model (schema: one or the other) */
+        t.rolling = streq(strempty(xml_attr(n, "status")), "rolling");
+        if (t.rolling && xml_attr(n, "systemd"))
+                return diag_add(diags, DIAG_ERROR, f->path, xml_line(n),
+                                "a rolling target has no systemd= (it is judged with the newest base model)")
                        ?: -EBADMSG;
+        if (!t.rolling) {
+                q = rules_parse_version(f, n, "systemd", true, &t.version, diags);
+                if (q < 0)
+                        return q;
+                if (t.version == 0)
+                        return diag_add(diags, DIAG_ERROR, f->path, xml_line(n),
+                                        "systemd=\"0\" is not a systemd version") ?: -EBADMSG;
+        }
 
         t.name = strdup(xml_attr(n, "name"));
         t.status = strdup(strempty(xml_attr(n, "status")));
@@ -73,6 +82,9 @@ static int parse_target(Rules *r, const RulesFile *f, xmlNode *n, DiagList *diag
                 return -ENOMEM;
         s = xml_attr(n, "package");
         if (s && !(t.package = strdup(s)))
+                return -ENOMEM;
+        s = xml_attr(n, "source");
+        if (s && !(t.source = strdup(s)))
                 return -ENOMEM;
         t.file = f->path;
         t.line = xml_line(n);
@@ -119,14 +131,17 @@ int rules_parse_targets(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *dia
 
 int rules_target_version(const Rules *r, const char *name, unsigned *ret_version, const char **ret_canonical) {
         const Target *t;
+        unsigned v = 0;
 
         if (!r || isempty(name))
                 return -EINVAL;
         t = find_target(r, name, NULL);
         if (!t)
                 return -ENOENT;
+        if (t->rolling && rules_model_range(r, NULL, &v) < 0)
+                return -ENOENT;
         if (ret_version)
-                *ret_version = t->version;
+                *ret_version = t->rolling ? v : t->version;
         if (ret_canonical)
                 *ret_canonical = t->name;
         return 0;
@@ -144,11 +159,17 @@ char **rules_target_names(const Rules *r) {
 }
 
 unsigned rules_newest_version(const Rules *r) {
-        unsigned v = 0;
+        unsigned v = 0, newest = 0;
 
+        (void) rules_model_range(r, NULL, &newest);
         for (size_t i = 0; i < r->n_targets; i++)
-                v = MAX(v, r->targets[i].version);
+                v = MAX(v, r->targets[i].rolling ? newest : r->targets[i].version);
         return v;
+}
+
+const char *rules_target_source(const Rules *r, const char *name) {
+        const Target *t = find_target(r, name, NULL);
+        return t ? t->source : NULL;
 }
 
 const char *rules_target_note(const Rules *r, const char *name) {

@@ -27,13 +27,16 @@ char **rules_file_paths(const Rules *r);
 /* ---- releases (rules/targets.xml) */
 
 /* Resolves a release name ("ubuntu-xenial", "debian-bookworm", "rhel-9", also aliases like "xenial", "16.04",
- * "debian-12") to its systemd version. Returns -ENOENT when unknown. */
+ * "debian-12") to its systemd version; a rolling release (status="rolling": Arch, Tumbleweed) has the newest
+ * modelled version. Returns -ENOENT when unknown (or rolling with no base model). */
 int rules_target_version(const Rules *r, const char *name, unsigned *ret_version, const char **ret_canonical);
 /* All canonical target names, in file order (for --help, completion and error messages). */
 char **rules_target_names(const Rules *r);
 
-/* The newest systemd version of any target (0 if there are none). The comment here used to speak of "the versions
- * nearest below or equal to v", which the signature cannot do; choosing a base model for v belongs to the base-model
+/* Where the target's version comes from (its source= attribute), or NULL. */
+const char *rules_target_source(const Rules *r, const char *name);
+/* The newest systemd version of any target (0 if there are none; a rolling one counts as the newest modelled).
+ * The comment here used to speak of "the versions nearest below or equal to v", which the signature cannot do; choosing a base model for v belongs to the base-model
  * rules, which can add their own lookup. */
 unsigned rules_newest_version(const Rules *r);
 /* The range of systemd versions bootrace models: the oldest and the newest base model (rules/base-NNN.xml).
@@ -223,6 +226,9 @@ typedef struct BaseModel BaseModel;
 
 /* The base model for systemd v: the newest one not newer than v, else the oldest. NULL when there are none. */
 const BaseModel *rules_base_model(const Rules *r, unsigned v);
+/* The modelled range at once (rules_oldest_modelled(), rules_newest_modelled()). Returns 0, or -ENOENT when the
+ * rules have no base model. */
+int rules_model_range(const Rules *r, unsigned *ret_oldest, unsigned *ret_newest);
 unsigned base_model_version(const BaseModel *b);
 const char *base_model_file(const BaseModel *b);
 const char *base_model_source(const BaseModel *b);

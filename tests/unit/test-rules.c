@@ -143,6 +143,12 @@ static void test_broken(void) {
                      "  <type-section unit-types=\"service sokcet\">\n"
                      "    <key name=\"PrivateTmp\" kind=\"single\" type=\"bool\" since=\"0\"/>\n"
                      "  </type-section>\n</unit-keys>\n", "unit-keys.xml", 3, "unknown unit type");
+        check_broken("a rolling target with a version", "<?xml version=\"1.0\"?>\n<targets>\n"
+                     "  <target name=\"a\" systemd=\"250\" status=\"rolling\"/>\n</targets>\n",
+                     valid_keys, "targets.xml", 3, NULL);
+        check_broken("a target with neither a version nor rolling", "<?xml version=\"1.0\"?>\n<targets>\n"
+                     "  <target name=\"a\" status=\"verified\"/>\n</targets>\n",
+                     valid_keys, "targets.xml", 3, NULL);
         check_broken("DTD refused", "<?xml version=\"1.0\"?>\n<!DOCTYPE targets [ <!ENTITY x \"y\"> ]>\n<targets>\n"
                      "  <target name=\"a\" systemd=\"1\" status=\"verified\"/>\n</targets>\n",
                      valid_keys, "targets.xml", 2, "DTD");
@@ -170,7 +176,13 @@ static void test_targets(const Rules *r) {
                 { "bookworm", "debian-bookworm", 252 },   { "trixie", "debian-trixie", 257 },
                 { "rhel-7", "rhel-7", 219 },              { "el8", "rhel-8", 239 },
                 { "rhel-9", "rhel-9", 252 },              { "el9", "rhel-9", 252 },
-                { "centos-stream-9", "rhel-9", 252 },
+                { "centos-stream-9", "rhel-9", 252 },     { "oracular", "ubuntu-oracular", 256 },
+                { "25.04", "ubuntu-plucky", 257 },        { "ubuntu-25.10", "ubuntu-questing", 257 },
+                { "26.04", "ubuntu-resolute", 259 },      { "forky", "debian-forky", 262 },
+                { "unstable", "debian-sid", 262 },        { "el10", "rhel-10", 257 },
+                { "centos-stream-10", "rhel-10", 257 },   { "fc40", "fedora-40", 255 },
+                { "f43", "fedora-43", 258 },              { "fedora44", "fedora-44", 259 },
+                { "al2023", "amazon-linux-2023", 252 },   { "leap-15.6", "opensuse-leap-15.6", 254 },
         };
         for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
                 v = 0;
@@ -181,12 +193,34 @@ static void test_targets(const Rules *r) {
         }
         TAP_INTEQ(rules_target_version(r, "ubuntu-warty", &v, NULL), -ENOENT, "unknown target is -ENOENT");
         TAP_INTEQ(rules_target_version(r, "", &v, NULL), -EINVAL, "empty target is -EINVAL");
-        TAP_INTEQ(strv_length(names), 13, "13 canonical targets");
+        TAP_INTEQ(strv_length(names), 30, "30 canonical targets");
         TAP_STREQ(names ? names[0] : NULL, "ubuntu-xenial", "targets in file order");
         tap_ok(strv_contains(names, "rhel-9") && !strv_contains(names, "el9"), "names are canonical only");
-        TAP_INTEQ(rules_newest_version(r), 257, "newest target version is 257");
+        TAP_INTEQ(rules_newest_version(r), 262, "newest target version is 262 (debian-forky, debian-sid)");
         tap_ok(rules_target_note(r, "rhel-7") && strstr(rules_target_note(r, "rhel-7"), "208"),
                "rhel-7 notes the 208 point releases");
+        tap_ok(rules_target_source(r, "el10") && strstr(rules_target_source(r, "el10"), "systemd-rhel10"),
+               "rhel-10 cites its source (source= attribute, found by alias too)");
+        TAP_STREQ(rules_target_source(r, "xenial"), NULL, "a target without source= has none");
+
+        /* the modelled range is that of the base models; rolling targets are judged with the newest */
+        unsigned lo = 0, hi = 0, newest = 0;
+        TAP_INTEQ(rules_model_range(r, &lo, &hi), 0, "the rules have a modelled range");
+        for (size_t i = 0; i < 100000; i++) {
+                const BaseModel *b = rules_base_model(r, (unsigned) i);
+                if (b && base_model_version(b) > newest)
+                        newest = base_model_version(b);
+        }
+        tap_ok(hi == newest, "its newest end is the newest base model (%u)", newest);
+        tap_ok(lo == base_model_version(rules_base_model(r, 0)), "its oldest end is the oldest base model (%u)", lo);
+        static const char * const rolling[] = { "arch", "archlinux", "tumbleweed", "opensuse-tumbleweed" };
+        for (size_t i = 0; i < ELEMENTSOF(rolling); i++) {
+                int q;
+                v = 0;
+                q = rules_target_version(r, rolling[i], &v, NULL);
+                tap_ok(q == 0 && v == hi, "rolling target %s is judged with the newest base model (%u)", rolling[i], v);
+        }
+        TAP_INTEQ(rules_model_range(NULL, &lo, &hi), -ENOENT, "no rules, no range");
 }
 
 static void test_keys(const Rules *r) {
