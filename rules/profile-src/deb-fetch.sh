@@ -10,12 +10,13 @@
 # when it is older than a day, or with -u. PACKAGE may be NAME or NAME=VERSION.
 #  -u  refresh the package index first
 #  -n  no download at all: print what the cache has, fail for what it lacks (for tests that must not fetch)
+#  -c  also fetch the suite's Contents index (as apt-file does) and print its path; no PACKAGE needed
 # Exit status: 0, 1 when a package could not be had (named on stderr), 2 usage.
 set -euo pipefail
-update=0 offline=0
-while getopts un o; do case $o in u) update=1 ;; n) offline=1 ;; *) exit 2 ;; esac; done
+update=0 offline=0 contents=0
+while getopts unc o; do case $o in u) update=1 ;; n) offline=1 ;; c) contents=1 ;; *) exit 2 ;; esac; done
 shift $((OPTIND - 1))
-suite=${1:?usage: deb-fetch.sh [-u] [-n] SUITE PACKAGE...}; shift
+suite=${1:?usage: deb-fetch.sh [-u] [-n] [-c] SUITE PACKAGE...}; shift
 case $suite in *[!a-z-]*|"") echo "deb-fetch.sh: bad suite name: $suite" >&2; exit 2 ;; esac
 cache=${DEB_CACHE:-${LAB_SRV:-/srv/lab}/deb-cache}/$suite
 apt=$cache/.apt
@@ -52,21 +53,34 @@ have() { # the cached .deb of $1 (NAME or NAME=VERSION), if any
         return 1
 }
 
+if [ $contents = 1 ]; then
+        printf '%s\n' 'Acquire::IndexTargets::deb::Contents-deb { MetaKey "$(COMPONENT)/Contents-$(ARCHITECTURE)";' \
+                'ShortDescription "Contents-$(ARCHITECTURE)"; Description "$(RELEASE)/$(COMPONENT) $(ARCHITECTURE) Contents";' \
+                'flatMetaKey "Contents-$(ARCHITECTURE)"; flatDescription "$(RELEASE) Contents"; KeepCompressed "true"; };' \
+                > "$apt/contents.conf"
+        opts+=(-c "$apt/contents.conf")
+        [ -n "$(find "$apt/lists" -maxdepth 1 -name '*Contents*' 2>/dev/null)" ] || update=1
+fi
 missing=()
 for p in "$@"; do have "$p" > /dev/null || missing+=("$p"); done
-if [ ${#missing[@]} -gt 0 ] && [ $offline = 0 ]; then
+if { [ ${#missing[@]} -gt 0 ] || [ $update = 1 ]; } && [ $offline = 0 ]; then
         printf 'deb [signed-by=%s] %s %s main\n' "$keyring" "$(mirror)" "$suite" > "$apt/sources.list"
         if [ $update = 1 ] || [ -z "$(find "$apt/lists" -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null)" ]; then
                 apt-get -q "${opts[@]}" update > "$apt/update.log" 2>&1 ||
                         { sed 's|[a-z]*://[^/ ]*|<mirror>|g' "$apt/update.log" | tail -3 >&2; exit 1; }
         fi
         # one unknown name fails the whole batch: then one at a time, so the others still arrive
+        [ ${#missing[@]} = 0 ] ||
         ( cd "$cache" && apt-get -q "${opts[@]}" download "${missing[@]}" ) > "$apt/download.log" 2>&1 ||
                 for p in "${missing[@]}"; do
                         ( cd "$cache" && apt-get -q "${opts[@]}" download "$p" ) >> "$apt/download.log" 2>&1 || true
                 done
 fi
 rc=0
+if [ $contents = 1 ]; then
+        c=$(find "$apt/lists" -maxdepth 1 -name '*Contents-amd64*' | head -1)
+        [ -n "$c" ] && echo "$c" || { echo "deb-fetch.sh: $suite: no Contents index" >&2; rc=1; }
+fi
 for p in "$@"; do
         have "$p" || { echo "deb-fetch.sh: $suite: no package $p" >&2; rc=1; }
 done
