@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Findings through a profile's units say so: an ordering cycle that has a unit of the profile in it, or whose
- * jobs a profile unit pulled into the transaction, names those units, their packages and the release. */
+ * jobs a profile unit pulled into the transaction, and any other finding whose evidence shows a profile unit's
+ * edge, names those units, their packages and the release. */
 
 #include "lint/lint-profile.h"
 
@@ -73,6 +74,29 @@ static int cycle_profile_units(const LintContext *c, const Cycle *cy, char ***un
         return 0;
 }
 
+/* Other checks: the profile units whose edges the evidence shows (an edge of a profile unit names the profile's
+ * file: "  cloud-init.service Before=sysinit.target (profile-ubuntu-noble.xml:173, ...)"). */
+static int evidence_profile_units(const Model *m, const Profile *p, const Finding *f, char ***units) {
+        const char *file = path_basename(profile_file(p));
+        int r;
+
+        STRV_FOREACH(e, f->evidence) {
+                const char *s = *e + strspn(*e, " "), *end = s + strcspn(s, " ");
+                _cleanup_(freep) char *name = NULL;
+                const ModelUnit *mu;
+
+                if (!strstr(*e, file))
+                        continue;
+                name = strndup_safe(s, end - s);
+                if (!name)
+                        return -ENOMEM;
+                mu = model_get(m, name);
+                if (mu && mu->profile_package && (r = note_unit(m, mu->node, units)) < 0)
+                        return r;
+        }
+        return 0;
+}
+
 /* The package of a profile unit ("ifupdown" of "ifupdown 0.8.41"), a new string. */
 static char *package_of(const Model *m, const char *unit) {
         const ModelUnit *mu = model_get(m, unit);
@@ -123,12 +147,15 @@ int lint_profile_annotate(const LintContext *c, const Profile *p, FindingList *l
                 _cleanup_(strv_freep) char **units = NULL, **why = NULL;
                 _cleanup_(freep) char *phrase = NULL, *note = NULL;
 
-                if (!u || !streq(f->check, "ordering-cycle"))
+                if (!u)
                         continue;
-                for (size_t k = 0; k < c->n_cycles; k++)
-                        if (cycle_has(&c->cycles[k], u->node) &&
-                            (r = cycle_profile_units(c, &c->cycles[k], &units, &why)) < 0)
-                                return r;
+                if (streq(f->check, "ordering-cycle")) {
+                        for (size_t k = 0; k < c->n_cycles; k++)
+                                if (cycle_has(&c->cycles[k], u->node) &&
+                                    (r = cycle_profile_units(c, &c->cycles[k], &units, &why)) < 0)
+                                        return r;
+                } else if ((r = evidence_profile_units(c->model, p, f, &units)) < 0)
+                        return r;
                 if (!units)
                         continue;
                 phrase = units_phrase(c->model, units);
