@@ -5,8 +5,8 @@
     census-profiles.py [--suite bookworm] [--count 150] [--only PKG...] [--out TSV] [--bootrace PATH]
 
 As root, with the lab tree $LAB_SRV/SUITE (../shared/lab/lab-build.sh). Picks a sample of the suite's packages
-with early units: from the archive's Contents index (deb-fetch.sh -c), the packages of sections admin and net that
-ship a service or socket and are at most 3 MB, downloaded once into $LAB_SRV/deb-cache/SUITE (deb-fetch.sh); of
+with early units: from the archive's Contents index (deb-fetch.sh -c), the packages (of --sections, default all)
+that ship a service or socket and are at most 3 MB, downloaded once into $LAB_SRV/deb-cache/SUITE (deb-fetch.sh); of
 those, in name order, the first COUNT whose units have DefaultDependencies=no or are ordered before, or wanted
 by, an early-boot or network target. For each package P, with D its direct dependencies (Depends, Pre-Depends)
 and Recommends (apt installs those too) that ship units:
@@ -219,6 +219,7 @@ def main():
     ap.add_argument("--suite", default="bookworm")
     ap.add_argument("--count", type=int, default=150)
     ap.add_argument("--only", nargs="*")
+    ap.add_argument("--sections", nargs="*", default=[], help="archive sections to sample (default: all)")
     ap.add_argument("--out")
     ap.add_argument("--bootrace", default=os.path.join(TOP, "bootrace"))
     a = ap.parse_args()
@@ -227,12 +228,14 @@ def main():
     target = "debian-" + a.suite
     if not os.path.exists(os.path.join(tree, "usr/bin/systemd-analyze")):
         sys.exit(f"census: no lab tree {tree} (../shared/lab/lab-build.sh {a.suite})")
-    with_units = contents_units(a.suite)
+    # --only: no Contents index (77 MB); the dependencies considered are the packages named
+    with_units = set(a.only) if a.only else contents_units(a.suite)
+    fetch(a.suite, ["ifupdown"])  # the package index, before it is read
     index = packages_index(a.suite)
     if a.only:
         sample_names = a.only
     else:
-        cands = sorted(n for n, sec in with_units.items() if sec in ("admin", "net") and n in index
+        cands = sorted(n for n, sec in with_units.items() if (not a.sections or sec in a.sections) and n in index
                        and int(index[n].get("Size", "0")) <= 3_000_000)
         fetch(a.suite, cands)
         debs = {n: cached(a.suite, n) for n in cands if cached(a.suite, n)}
