@@ -14,7 +14,9 @@ and Recommends (apt installs those too) that ship units:
   systemd-analyze verify --root=R default.target                              (inside the lab tree, chrooted)
 where R is the tree's units plus those of P, D and the profile's packages, enabled as their postinsts enable them
 (gen-profiles.py's reading of dh_installsystemd's snippets, then systemctl --root=R enable). Every ordering cycle
-of each side, as a set of units, is looked for on the other side. Prints one line per package (TSV with --out)
+of verify (it reports those it meets until deleting a job breaks the rest), as a set of units, must be one of
+bootrace's, and the linted units with an ordering-cycle finding must be those in verify's cycles. --together
+judges the --only packages as one installation. Prints one line per package (TSV with --out)
 and a summary; exit status 1 when the two sides disagree anywhere.
 """
 import argparse, glob, json, os, re, shutil, subprocess, sys, tempfile
@@ -105,6 +107,10 @@ def dep_names(field):
     return out
 
 # ---- bootrace's side
+
+
+def finding_units(js):
+    return {f["unit"] for f in js.get("findings", []) if f.get("check") == "ordering-cycle"}
 
 
 def cycles_of_lint(js):
@@ -219,6 +225,8 @@ def main():
     ap.add_argument("--suite", default="bookworm")
     ap.add_argument("--count", type=int, default=150)
     ap.add_argument("--only", nargs="*")
+    ap.add_argument("--together", action="store_true",
+                    help="the --only packages as one installation: one lint, one verify")
     ap.add_argument("--sections", nargs="*", default=[], help="archive sections to sample (default: all)")
     ap.add_argument("--out")
     ap.add_argument("--bootrace", default=os.path.join(TOP, "bootrace"))
@@ -244,25 +252,33 @@ def main():
     base = installed(tree)
     has_profiles = "--profile" in run([a.bootrace, "lint", "--help"]).stdout
     rows, disagree = [], 0
-    for name in sample_names:
-        deb = fetch(a.suite, [name])
-        if not deb:
+    groups = [sample_names] if a.together else [[n] for n in sample_names]
+    for group in groups:
+        name = " ".join(group)
+        deb = [x for n in group for x in fetch(a.suite, [n])]
+        if len(deb) != len(group):
             continue
-        deps = [d for d in dep_names(index.get(name, {}).get("Depends", "")) +
-                dep_names(index.get(name, {}).get("Pre-Depends", "")) +
-                dep_names(index.get(name, {}).get("Recommends", "")) if d in with_units and d != name and d not in base]
+        deps = sorted({d for n in group for d in dep_names(index.get(n, {}).get("Depends", "")) +
+                       dep_names(index.get(n, {}).get("Pre-Depends", "")) +
+                       dep_names(index.get(n, {}).get("Recommends", ""))
+                       if d in with_units and d not in group and d not in base})
         dep_debs = fetch(a.suite, deps) if deps else []
         # a bootrace without profiles gets the profile's packages as packages to lint
         extra = [] if has_profiles else profile_debs
         r = run([a.bootrace, "lint", "-q", f"--target={target}", "--format=json"] + deb + dep_debs + extra)
         try:
-            ours = cycles_of_lint(json.loads(r.stdout))
+            js = json.loads(r.stdout)
+            ours, flagged = cycles_of_lint(js), finding_units(js)
         except ValueError:
             print(f"census: {name}: lint exit {r.returncode}: {r.stderr.strip()[:200]}", file=sys.stderr)
-            ours = None
+            ours, flagged = None, set()
         rc, log = verify_root(tree, deb + dep_debs + profile_debs)
         theirs = cycles_of_verify(log)
-        ok = ours is not None and ours == theirs
+        # verify reports the cycles it meets until deleting a job breaks the rest: each of its cycles must be
+        # one of bootrace's, and the linted units bootrace flags must be the ones in verify's cycles
+        linted = {u for x in deb + dep_debs for u in deb_units(x)}
+        in_theirs = set().union(*theirs) & linted if theirs else set()
+        ok = ours is not None and theirs <= ours and flagged == in_theirs and bool(ours) == bool(theirs)
         disagree += not ok
         fmt = lambda cs: ";".join(sorted(",".join(sorted(c)) for c in cs)) if cs is not None else "ERROR"
         rows.append((name, ",".join(deps) or "-", fmt(ours), fmt(theirs), "agree" if ok else "DISAGREE"))

@@ -4,7 +4,8 @@
 # real bookworm packages, linted with debian-bookworm's default profile, against systemd-analyze verify
 # --root=R default.target inside the bookworm lab tree, R holding the packages with ifupdown, their units enabled
 # as their postinsts enable them. Every cycle of one side must be one of the other's: fcoe-utils with lldpad
-# (its Recommends) cycles on both, the others on neither.
+# (its Recommends) cycles on both, the others on neither; kdump-tools (After=networking.service,
+# Before=basic.target) installed with firewalld (Before=network-pre.target) cycles on both.
 . "$(dirname "$0")/lib.sh"
 lab_require bookworm
 export LAB_SRV=${LAB_SRV:-/srv/lab}
@@ -31,4 +32,14 @@ census() {
                 [ "$(grep -c $'\tagree$' "$TMP/census.tsv")" = 4 ]
 }
 
+together() {
+        python3 "$top_srcdir/tests/census-profiles.py" --bootrace "$BOOTRACE" --out "$TMP/together.tsv" \
+                --only kdump-tools firewalld --together > "$TMP/together.out" 2>&1 ||
+                { cat "$TMP/together.out"; return 1; }
+        awk -F'\t' '$1 == "kdump-tools firewalld" && $3 ~ /kdump-tools.service/ && $3 ~ /networking.service/ &&
+                    $3 ~ /firewalld.service/ && $5 == "agree" { ok = 1 } END { exit !ok }' "$TMP/together.tsv" ||
+                { cat "$TMP/together.out"; return 1; }
+}
+
 test_expect "bootrace's cycles are systemd's, with the default profile (4 real packages)" census
+test_expect "kdump-tools and firewalld together, with ifupdown: the same cycle on both sides" together
