@@ -122,6 +122,8 @@ def cycles_of_lint(js):
         cur = None
         for e in f.get("evidence", []):
             if re.match(r"^cycle \d+ ", e):
+                if cur:
+                    out.add(frozenset(cur))
                 cur = set()
                 continue
             m = re.match(r"^  (\S+) (\w+)=(\S+) ", e)
