@@ -53,6 +53,14 @@ static const RulesFileKind rules_file_kinds[] = {
                 .parse = rules_parse_base,
                 .done = rules_base_done,
         },
+        {
+                /* after targets.xml: a profile names its target */
+                .pattern = "profile-*.xml",
+                .schema = "profile.rng",
+                .required = false,
+                .parse = rules_parse_profiles,
+                .done = rules_profiles_done,
+        },
 };
 
 static const char * const type_section_table[_UNIT_TYPE_MAX] = {

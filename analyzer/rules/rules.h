@@ -213,6 +213,7 @@ typedef struct BaseUnit {
         const char *path;  /* where the distribution installs it (for messages), may be NULL */
         const char *file;  /* the rules file */
         unsigned line;     /* line of the file where text's first line is */
+        const char *package, *version; /* profiles: the package and version it comes from (NULL in base models) */
 } BaseUnit;
 
 typedef struct BaseLink {
@@ -220,6 +221,7 @@ typedef struct BaseLink {
         const char *unit;
         const char *name;
         unsigned line;
+        const char *package; /* profiles: the package whose installation or generator makes it (NULL in base models) */
 } BaseLink;
 
 typedef struct BaseModel BaseModel;
@@ -239,3 +241,34 @@ const BaseUnit *base_model_unit_get(const BaseModel *b, size_t i);
 size_t base_model_links(const BaseModel *b, const char *unit, const BaseLink **ret);
 /* The unit an alias name stands for, or NULL. */
 const char *base_model_alias(const BaseModel *b, const char *name);
+
+/* ---- profiles (rules/profile-TARGET.xml): what a default installation of a release adds to its boot
+ * transaction beyond systemd's own units (its network stack, cloud-init), per profile */
+
+#define PROFILE_MINIMAL "minimal" /* systemd's units only: no profile */
+
+typedef struct ProfilePackage {
+        const char *name, *version;
+        const char *source; /* where it was read: a Debian archive file, an upstream repository at a tag */
+        const char *reason; /* why a default installation has it */
+} ProfilePackage;
+
+typedef struct Profile Profile;
+
+/* The profile name of target (a canonical name), its default one for name NULL. NULL when there is none. */
+const Profile *rules_profile(const Rules *r, const char *target, const char *name);
+/* "minimal" and the profile names of target, in file order (a new strv, NULL on OOM). */
+char **rules_profile_names(const Rules *r, const char *target);
+const char *profile_name(const Profile *p);
+const char *profile_target(const Profile *p);
+const char *profile_description(const Profile *p);
+const char *profile_file(const Profile *p); /* the rules file */
+bool profile_is_default(const Profile *p);
+size_t profile_package_count(const Profile *p);
+const ProfilePackage *profile_package_get(const Profile *p, size_t i);
+/* A unit of the profile (of the profiles it extends too), with package and version set; NULL when none. */
+const BaseUnit *profile_unit(const Profile *p, const char *name);
+/* The profile's links of unit (pointers into the profile; *ret_n of them). */
+size_t profile_links(const Profile *p, const char *unit, const BaseLink **ret);
+/* The unit an alias name stands for, or NULL. */
+const char *profile_alias(const Profile *p, const char *name);

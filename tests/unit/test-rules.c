@@ -158,6 +158,108 @@ static void test_broken(void) {
         check_broken("missing file", valid_targets, NULL, "unit-keys.xml", 0, "missing");
 }
 
+/* The shipped profiles: defaults, extends, units with their package, links, names. */
+static void test_profiles(const Rules *r) {
+        const Profile *p = rules_profile(r, "debian-bookworm", NULL), *d;
+        const BaseLink *links;
+        const BaseUnit *u;
+        size_t n;
+        bool found = false;
+
+        tap_ok(p && streq(profile_name(p), "server") && profile_is_default(p), "debian-bookworm: default profile server");
+        if (!p)
+                return;
+        u = profile_unit(p, "networking.service");
+        tap_ok(u && streq(u->package, "ifupdown") && u->version && strstr(u->text, "Wants=network.target"),
+               "networking.service of ifupdown, with its Wants=");
+        n = profile_links(p, "multi-user.target", &links);
+        for (size_t i = 0; i < n; i++)
+                found = found || (streq(links[i].name, "networking.service") && streq(links[i].package, "ifupdown"));
+        tap_ok(found, "multi-user.target.wants/networking.service (ifupdown's postinst)");
+        tap_ok(!profile_unit(p, "NetworkManager.service"), "the server profile has no NetworkManager");
+        d = rules_profile(r, "debian-bookworm", "desktop");
+        tap_ok(d && !profile_is_default(d) && profile_unit(d, "networking.service") &&
+               profile_unit(d, "NetworkManager.service") && profile_package_count(d) == 2,
+               "desktop extends server: ifupdown's units and NetworkManager's");
+        tap_ok(!rules_profile(r, "debian-bookworm", "nosuch") && !rules_profile(r, "ubuntu-xenial", NULL) &&
+               !rules_profile(r, NULL, NULL), "no profile for unknown names, targets without profiles, no target");
+        {
+                _cleanup_(strv_freep) char **names = rules_profile_names(r, "debian-bookworm");
+                _cleanup_(strv_freep) char **none = rules_profile_names(r, "ubuntu-xenial");
+                tap_ok(strv_length(names) == 3 && streq(names[0], PROFILE_MINIMAL) && streq(names[1], "server") &&
+                       streq(names[2], "desktop"), "debian-bookworm's profiles: minimal server desktop");
+                tap_ok(strv_length(none) == 1 && streq(none[0], PROFILE_MINIMAL), "ubuntu-xenial: minimal only");
+        }
+        p = rules_profile(r, "ubuntu-noble", "cloud");
+        tap_ok(p && profile_unit(p, "cloud-init.service") && profile_unit(p, "systemd-networkd.service") &&
+               streq(profile_unit(p, "systemd-networkd.service")->package, "systemd") &&
+               profile_alias(p, "nosuch.service") == NULL, "ubuntu-noble cloud: cloud-init and networkd");
+        p = rules_profile(r, "rhel-9", NULL);
+        tap_ok(p && profile_unit(p, "firewalld.service") && profile_unit(p, "NetworkManager-wait-online.service") &&
+               streq_ptr(profile_alias(p, "dbus-org.fedoraproject.FirewallD1.service"), "firewalld.service"),
+               "rhel-9 server: NetworkManager, firewalld and its alias");
+}
+
+/* A broken profile file among the real rules must give a DIAG_ERROR at its line. */
+static void check_profile_broken(const char *name, const char *body, unsigned bad_line, const char *needle) {
+        _cleanup_(freep) char *dir = NULL, *cmd = NULL, *text = NULL, *want = NULL;
+        _cleanup_(rules_freep) Rules *r = NULL;
+        DiagList diags = {};
+        bool found = false;
+        static unsigned n;
+        int k;
+
+        if (asprintf_safe(&dir, "%s/profile-%u", tmpdir, n++) < 0 || mkdir(dir, 0755) < 0 ||
+            asprintf_safe(&cmd, "cd '%s' && cp -R schema targets.xml unit-keys.xml dependencies.xml checks.xml '%s'",
+                          rules_default_dir(), dir) < 0 || system(cmd) != 0 ||
+            asprintf_safe(&text, "<?xml version=\"1.0\"?>\n%s", body) < 0 ||
+            write_file(dir, "profile-x.xml", text) < 0 || !(want = strjoin(dir, "/profile-x.xml"))) {
+                tap_ok(false, "%s: setting up %s", name, strna(dir));
+                return;
+        }
+        k = rules_load(dir, &r, &diags);
+        for (size_t i = 0; i < diags.n; i++) {
+                const Diag *d = &diags.items[i];
+                tap_diag("  %s:%u: %s", strna(d->file), d->line, d->message);
+                found = found || (d->level == DIAG_ERROR && streq_ptr(d->file, want) && d->line == bad_line &&
+                                  strstr(d->message, needle));
+        }
+        tap_ok(k < 0 && found, "%s: load fails with an error at profile-x.xml:%u mentioning %s", name, bad_line,
+               needle);
+        diag_list_done(&diags);
+}
+
+#define PKG "  <package name=\"a\" version=\"1\" source=\"s\" reason=\"r\"/>\n"
+static void test_profiles_broken(void) {
+        check_profile_broken("unknown target", "<profiles target=\"debian-nosuch\" default=\"server\">\n"
+                             "<profile name=\"server\" description=\"d\"/>\n</profiles>\n", 2, "debian-nosuch");
+        check_profile_broken("alias as target", "<profiles target=\"bookworm\" default=\"server\">\n"
+                             "<profile name=\"server\" description=\"d\"/>\n</profiles>\n", 2, "canonical");
+        check_profile_broken("reserved name", "<profiles target=\"debian-bookworm\" default=\"minimal\">\n"
+                             "<profile name=\"minimal\" description=\"d\"/>\n</profiles>\n", 3, "reserved");
+        check_profile_broken("no default", "<profiles target=\"debian-bookworm\" default=\"cloud\">\n"
+                             "<profile name=\"server\" description=\"d\"/>\n</profiles>\n", 2, "default");
+        check_profile_broken("extends later", "<profiles target=\"debian-bookworm\" default=\"server\">\n"
+                             "<profile name=\"desktop\" extends=\"server\" description=\"d\"/>\n"
+                             "<profile name=\"server\" description=\"d\"/>\n</profiles>\n", 3, "extends");
+        check_profile_broken("unknown package", "<profiles target=\"debian-bookworm\" default=\"server\">\n"
+                             "<profile name=\"server\" description=\"d\">\n" PKG
+                             "<unit name=\"x.service\" package=\"b\" version=\"1\" path=\"/x\" source=\"s\">\n"
+                             "[Unit]\n</unit>\n</profile>\n</profiles>\n", 5, "no such <package>");
+        check_profile_broken("bad unit name", "<profiles target=\"debian-bookworm\" default=\"server\">\n"
+                             "<profile name=\"server\" description=\"d\">\n" PKG
+                             "<unit name=\"x.servic\" package=\"a\" version=\"1\" path=\"/x\" source=\"s\">\n"
+                             "[Unit]\n</unit>\n</profile>\n</profiles>\n", 5, "not a valid unit name");
+        check_profile_broken("unit twice", "<profiles target=\"debian-bookworm\" default=\"server\">\n"
+                             "<profile name=\"server\" description=\"d\">\n" PKG
+                             "<unit name=\"x.service\" package=\"a\" version=\"1\" path=\"/x\" source=\"s\">\n"
+                             "[Unit]\n</unit>\n"
+                             "<unit name=\"x.service\" package=\"a\" version=\"1\" path=\"/x\" source=\"s\">\n"
+                             "[Unit]\n</unit>\n</profile>\n</profiles>\n", 9, "defined twice");
+        check_profile_broken("schema", "<profiles target=\"debian-bookworm\" default=\"server\">\n"
+                             "<profile name=\"Server\" description=\"d\"/>\n</profiles>\n", 3, "");
+}
+
 static void test_targets(const Rules *r) {
         _cleanup_(strv_freep) char **names = rules_target_names(r);
         const char *canonical = NULL;
@@ -348,12 +450,14 @@ int main(void) {
 
         test_targets(r);
         test_keys(r);
+        test_profiles(r);
 
         if (!mkdtemp(tmpdir)) {
                 tap_ok(false, "mkdtemp: %s", strerror(errno));
                 return tap_done();
         }
         test_broken();
+        test_profiles_broken();
         {
                 _cleanup_(freep) char *cmd = strjoin("rm -rf ", tmpdir);
                 if (cmd)
