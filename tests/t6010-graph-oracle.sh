@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # bootrace's dependency model against real systemd: for every unit file of the lab trees (bullseye 247, bookworm
-# 252, trixie 257, forky 262), the dependencies `SYSTEMD_LOG_LEVEL=debug systemd-analyze verify --man=no` dumps inside the
-# tree must be exactly those `bootrace graph --offline` gives: the ones written in the files and links, and the
-# implicit, default, slice and mount-path ones systemd adds by itself. Prints the agreement per version and origin
-# class, and every disagreement.
+# 252, trixie 257, forky 262), and for every template instance those units reference (getty@tty1.service,
+# modprobe@drm.service, ...), the dependencies `SYSTEMD_LOG_LEVEL=debug systemd-analyze verify --man=no` dumps
+# inside the tree must be exactly those `bootrace graph --offline` gives: the ones written in the files and links,
+# and the implicit, default, slice and mount-path ones systemd adds by itself. Prints the agreement per version and
+# origin class, and every disagreement.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/oracle-lib.sh"
 . "$(dirname "$0")/graph-oracle-lib.sh"
@@ -32,6 +33,13 @@ oracle_suite() {
         # shellcheck disable=SC2046
         "$LAB/lab-oracle.sh" -q "$suite" $(cat "$w/units") > "$w/dump" || true
         grep -q '^	-> Unit ' "$w/dump" || { echo "verify dumped nothing"; return 1; }
+        # the instances systemd's units reference, as systemd itself names them: verified and compared too
+        graph_oracle_dump2tsv < "$w/dump" | awk -F'\t' '$3 ~ /^[^@\/]+@[^.\/]+\.[a-z]+$/ { print $3 }' |
+                sort -u > "$w/instances"
+        [ -s "$w/instances" ] || { echo "no instance referenced"; return 1; }
+        # shellcheck disable=SC2046
+        "$LAB/lab-oracle.sh" -q "$suite" $(cat "$w/instances") >> "$w/dump" || true
+        cat "$w/instances" >> "$w/units"
         graph_oracle_dump2tsv < "$w/dump" > "$w/sd.tsv"
         # shellcheck disable=SC2046
         bootrace graph --offline --systemd="$ver" --root="$LAB_SRV/$suite" $(cat "$w/units") \
@@ -39,7 +47,8 @@ oracle_suite() {
         graph_oracle_br2tsv < "$w/br.out" > "$w/br.tsv"
         graph_oracle_compare "$w/sd.tsv" "$w/br.tsv" > "$w/cmp" || { echo "comparison failed"; return 1; }
         grep -q '^agree' "$w/cmp" || { echo "nothing compared"; return 1; }
-        echo "# $suite (systemd $ver), $(wc -l < "$w/units") unit files: edges agreeing / total, by origin class"
+        echo "# $suite (systemd $ver), $(($(wc -l < "$w/units") - $(wc -l < "$w/instances"))) unit files and" \
+                "$(wc -l < "$w/instances") instances: edges agreeing / total, by origin class"
         awk -F'\t' '$1 == "agree" { printf "#   %-14s %5d / %d\n", $2, $3, $4 }' "$w/cmp"
         if grep -q '^only-' "$w/cmp"; then
                 echo "# disagreements (only-systemd: systemd has it, bootrace does not):"
