@@ -57,9 +57,28 @@ oracle_suite() {
         fi
 }
 
+# graph over the whole tree (no names) has the instances systemd's units reference among its units, with the
+# edges compared above
+whole_tree_instances() {
+        local suite=$1 ver w=$TMP/$1
+        ver=$(oracle_version "$suite")
+        [ -s "$w/instances" ] || { echo "no instances from the comparison"; return 1; }
+        bootrace graph --offline --systemd="$ver" --root="$LAB_SRV/$suite" > "$w/whole.out" 2> "$w/whole.err" ||
+                { cat "$w/whole.err"; return 1; }
+        cut -f1 "$w/whole.out" | sort -u > "$w/whole.units"
+        comm -23 "$w/instances" "$w/whole.units" > "$w/missing"
+        [ ! -s "$w/missing" ] || { echo "instances missing from the whole graph:"; cat "$w/missing"; return 1; }
+        graph_oracle_br2tsv < "$w/whole.out" | grep -Ff "$w/instances" | awk -F'\t' 'FNR == NR { i[$1] = 1; next }
+                ($1 in i)' "$w/instances" - > "$w/whole.tsv"
+        grep -Ff "$w/instances" "$w/br.tsv" | awk -F'\t' 'FNR == NR { i[$1] = 1; next } ($1 in i)' "$w/instances" - |
+                diff -u - "$w/whole.tsv"
+}
+
 for suite in $LAB_JUDGED; do
         test_expect "$suite ($(oracle_version "$suite")): every dependency of every unit file agrees with systemd" \
                 oracle_suite "$suite"
         # the summary is wanted in the log even when the test passes
         sed -n '/^# /p' "$TMP/.out" 2> /dev/null || true
+        test_expect "$suite: graph of the whole tree has the instances the units reference, with their edges" \
+                whole_tree_instances "$suite"
 done
