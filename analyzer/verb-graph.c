@@ -357,6 +357,29 @@ static int print_cycles(const Model *m, const Rules *rules, const Context *ctx, 
         return r;
 }
 
+/* The graph of a whole tree has the template instances its units reference (getty@tty1.service from a .wants/
+ * link, modprobe@drm.service from a Wants=) among its units, as PID 1 loads them: they are no files of the tree.
+ * Instances those reference come in too. Returns 0 or -errno. */
+static int add_referenced_instances(Model *model) {
+        for (;;) {
+                _cleanup_(strv_freep) char **add = NULL;
+
+                for (size_t i = 0; i < model_unit_count(model); i++) {
+                        const ModelUnit *mu = model_unit(model, i);
+                        if (!mu->target && mu->loaded && unit_name_is_valid(mu->unit->id, UNIT_NAME_INSTANCE) &&
+                            strv_extend(&add, mu->unit->id) < 0)
+                                return -ENOMEM;
+                }
+                if (!add)
+                        return 0;
+                STRV_FOREACH(n, add) {
+                        int r = model_add(model, *n, NULL);
+                        if (r < 0)
+                                return r;
+                }
+        }
+}
+
 int verb_graph(int argc, char *argv[], Context *ctx) {
         static const OutputFormat formats[] = { FORMAT_TEXT, FORMAT_JSON, FORMAT_DOT, _FORMAT_INVALID };
         static const struct option options[] = {
@@ -373,6 +396,7 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         _cleanup_(rules_freep) Rules *rules = NULL;
         _cleanup_(model_releasep) Model *model = NULL; /* the process exits after this verb */
         _cleanup_(strv_freep) char **extra = NULL, **names = NULL;
+        bool whole_tree;
         _cleanup_(diag_list_done) DiagList diags = {};
         _cleanup_(freep) char *distro = NULL;
         _cleanup_(lint_generated_removep) char *generated = NULL;
@@ -457,6 +481,7 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
                 log_error("cannot set up the model: %s", strerror(-r));
                 goto finish;
         }
+        whole_tree = !names;
         if (!names) {
                 /* every unit of the tree (no templates: they are not units) */
                 size_t k = 0;
@@ -486,6 +511,13 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
                         goto finish;
                 if (r < 0) {
                         log_error("%s: cannot load: %s", n, strerror(-r));
+                        goto finish;
+                }
+        }
+        if (whole_tree) {
+                r = add_referenced_instances(model);
+                if (r < 0) {
+                        log_error("cannot load the instances the units reference: %s", strerror(-r));
                         goto finish;
                 }
         }

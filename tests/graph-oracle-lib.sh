@@ -11,7 +11,8 @@
 # graph_oracle_compare SYSTEMD.tsv BOOTRACE.tsv
 #     matches the two. An edge bootrace made from a RequiresMountsFor= path (class path) matches systemd's edge
 #     whether systemd labels it origin-path or with the label of the entry (origin-file/-implicit): systemd uses
-#     the entry's label when the mount unit happened to be loaded first, origin-path otherwise (load order).
+#     the entry's label when the mount unit happened to be loaded first, origin-path otherwise (load order); it
+#     also matches when bootrace has the same edge written in the file, as systemd merges the two.
 #     Prints "agree CLASS N TOTAL" per class, then "only-systemd ..." / "only-bootrace ..." lines.
 graph_oracle_dump2tsv() {
         awk -F'\t' '
@@ -48,7 +49,13 @@ graph_oracle_compare() {
                 END {
                         for (k in sd) {
                                 split(k, f, "\t"); k3 = f[1] "\t" f[2] "\t" f[3]
-                                if (k in br) { agree[br[k]]++; total[br[k]]++; used[k] = 1; continue }
+                                if (k in br) {
+                                        agree[br[k]]++; total[br[k]]++; used[k] = 1
+                                        # the same edge from a mounts-for entry too: systemd merges the two
+                                        # into one, labelled as the entry when the mount unit was loaded
+                                        if (k3 in mf) mfused[k3] = 1
+                                        continue
+                                }
                                 if ((f[4] == "path" || f[4] == "file" || f[4] == "implicit") && (k3 in mf)) {
                                         if (!(k3 in mfused)) { agree["path"]++; total["path"]++ }
                                         mfused[k3] = 1; continue

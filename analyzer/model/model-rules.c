@@ -156,7 +156,7 @@ static bool value_matches(const DepCond *c, const char *value) {
         if (c->word) {
                 const char *p = value;
                 while (*p) {
-                        size_t n = strcspn(p, ",");
+                        size_t n = strcspn(p, ", \t\n");
                         char w[256];
                         if (n > 0 && n < sizeof(w)) {
                                 memcpy(w, p, n);

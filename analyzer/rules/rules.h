@@ -145,7 +145,7 @@ typedef struct DepCond {
         char *name;          /* setting key, variable or distro */
         char **patterns;     /* fnmatch() patterns; "@true"/"@false" match systemd's booleans; "*" = non-empty */
         char *dflt;          /* value when unset ("@Name" = a manager default); NULL: unset matches nothing */
-        bool word;           /* match any comma-separated word of the value (mount options) */
+        bool word;           /* match any comma- or blank-separated word (mount options, unit and path lists) */
         unsigned since, until; /* the condition only exists in these versions (elsewhere it is left out) */
         struct DepCond *any; /* DEP_COND_ANY */
         size_t n_any;

@@ -1,124 +1,291 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Writes rules/base-NNN.xml: the early-boot units of one systemd version, as unit-file text.
+"""Writes rules/base-NNN.xml: every system unit systemd NNN installs, from the upstream source tree of that release.
 
-    gen-base.py --tree DIR --version N --source TEXT [--from-version M] > rules/base-N.xml
+    gen-base.py SRCDIR --version N > rules/base-N.xml
 
-DIR is a lab tree (LAB_SRV/SUITE) of systemd M (default N). The units in EARLY_BOOT are taken from the tree's vendor
-directory, with the links of their vendor .wants/.requires directories among themselves; udevd's units (absent from
-the lab trees) come from udev.units beside this script. When N differs from M, PATCHES turns M's facts into N's
-(knowledge/implicit-deps.md §5-§7); units that did not exist in N are dropped (SINCE). Links enabled by default in the tree's /etc count too. The fstab generator's
-Wants= of systemd-remount-fs.service (v242+; a static link before) is added as a link: bootrace runs no generators.
+SRCDIR is a systemd source tree: a tag's files (`git archive vN units meson.build meson_options.txt Makefile.am |
+tar -x -C SRCDIR`) or Debian's source package (`apt-get source systemd`). Nothing of it is copied verbatim: each unit
+is rendered as the build renders it (@var@ substitution, m4, jinja2 with the build's config values) and stored
+without comments, blank lines and Documentation=.
+
+Which units, where, and with which values: the build options Debian uses for that release, PROFILES below (the
+Debian rules they come from are named there); a condition of the build (ENABLE_X, HAVE_X) holds unless the profile
+turns it off. The unit list and its symlinks come from the build files of the tag: units/meson.build in its two
+forms (lists of [name, conditions, symlinks] up to 254, dictionaries from 255) and, before meson (up to 233),
+Makefile.am's unit variables, the *_TARGET_WANTS lists and the alias lists. A symlink into X.wants/ or X.requires/
+is a <link>, any other an <alias>: what systemd's own install creates (presets are not applied), plus the
+fstab generator's Wants= of systemd-remount-fs.service from local-fs.target (bootrace runs no generators). Drop-in
+files of units/ (user-.slice.d/, ...) are not stored.
+
+Needs python3-jinja2 (units of 248 and later) and m4 (before 249).
 """
-import argparse, os, re, sys
+import argparse, os, re, subprocess, sys
 from xml.sax.saxutils import escape, quoteattr
 
-EARLY_BOOT = """
-local-fs-pre.target local-fs.target sysinit.target basic.target sockets.target paths.target timers.target
-slices.target multi-user.target graphical.target shutdown.target umount.target final.target swap.target
-remote-fs-pre.target remote-fs.target network-pre.target network.target network-online.target nss-lookup.target
-time-sync.target time-set.target cryptsetup-pre.target cryptsetup.target emergency.target rescue.target
-emergency.service rescue.service getty.target getty-pre.target getty@.service
-systemd-remount-fs.service systemd-fsck-root.service systemd-fsck@.service systemd-tmpfiles-setup.service
-systemd-tmpfiles-setup-dev.service systemd-tmpfiles-clean.service systemd-tmpfiles-clean.timer
-systemd-journald.service systemd-journald.socket systemd-journald-dev-log.socket systemd-journald-audit.socket
-systemd-journal-flush.service systemd-sysusers.service systemd-random-seed.service systemd-update-utmp.service
-systemd-sysctl.service systemd-modules-load.service kmod-static-nodes.service systemd-machine-id-commit.service
-systemd-firstboot.service systemd-user-sessions.service systemd-logind.service dbus.socket dbus.service
-tmp.mount dev-hugepages.mount dev-mqueue.mount sys-kernel-debug.mount sys-kernel-config.mount
-sys-fs-fuse-connections.mount proc-sys-fs-binfmt_misc.automount proc-sys-fs-binfmt_misc.mount
-systemd-binfmt.service user.slice machine.slice
-""".split()
+# Debian's build options per release, as far as they decide which system units are built and what their text says.
+# off: build conditions that are false; usr: merged /usr (split-usr=false: units in /usr/lib/systemd/system);
+# vars: the values the unit templates use. Versions between two profiles take the older one.
+PROFILES = {
+    # Debian's 247.3-7+deb11u5 debian/rules: -Dsplit-usr=true, rootprefix /, -Dvconsole=false -Dfirstboot=false
+    # -Drepart=false -Duserdb=false -Dhomed=false -Doomd=false -Dqrencode=false, -Dsysvinit-path=/etc/init.d
+    219: dict(usr=False, off={"ENABLE_VCONSOLE", "ENABLE_FIRSTBOOT", "ENABLE_REPART", "ENABLE_USERDB",
+                             "ENABLE_HOMED", "ENABLE_OOMD", "HAVE_QRENCODE", "HAVE_SMACK"},
+              source="Debian 247.3-7+deb11u5 debian/rules (split /usr, no vconsole, firstboot, repart, userdb, "
+                     "homed, oomd)"),
+    # 252.39-1~deb12u2: -Dsplit-usr=true, -Dvconsole=false -Dsysupdate=false; firstboot, repart, oomd, homed,
+    # userdb built
+    249: dict(usr=False, off={"ENABLE_VCONSOLE", "ENABLE_SYSUPDATE", "HAVE_SMACK"},
+              source="Debian 252.39-1~deb12u2 debian/rules (split /usr, no vconsole, no sysupdate)"),
+    # 257.13-1~deb13u1: merged /usr, -Dvconsole=false -Dutmp=false -Dsysvinit-path=/etc/init.d; sysupdated is only
+    # in pkg.systemd.upstream builds (debian/not-installed)
+    255: dict(usr=True, off={"ENABLE_VCONSOLE", "ENABLE_UTMP", "ENABLE_SYSUPDATED", "HAVE_SMACK"},
+              source="Debian 257.13-1~deb13u1 debian/rules (merged /usr, no vconsole, no utmp)"),
+    # 262-1: as 257, SysV compatibility gone upstream (v260) and -Dcompat-sysv-interfaces=false
+    258: dict(usr=True, off={"ENABLE_VCONSOLE", "ENABLE_UTMP", "ENABLE_SYSUPDATED", "HAVE_SMACK",
+                             "HAVE_SYSV_COMPAT", "ENABLE_COMPAT_SYSV_INTERFACES"},
+              source="Debian 262-1 debian/rules (merged /usr, no vconsole, no utmp, no SysV interfaces)"),
+}
 
-# first upstream version of units that are younger than 219
-SINCE = {"time-set.target": 236, "systemd-tmpfiles-setup-dev.service": 0, "getty-pre.target": 235,
-         "cryptsetup-pre.target": 0, "systemd-journald-audit.socket": 219, "sys-kernel-tracing.mount": 246,
-         "systemd-boot-system-token.service": 247, "systemd-repart.service": 245, "integritysetup.target": 250,
-         "veritysetup.target": 248, "systemd-pcrphase.service": 252, "systemd-pcrphase-sysinit.service": 252,
-         "systemd-tpm2-setup.service": 256, "systemd-tpm2-setup-early.service": 256}
 
-def patch(name, text, v):
-    """The version facts of implicit-deps.md §7 applied to a newer unit's text."""
-    lines = text.split("\n")
-    if name == "systemd-tmpfiles-setup.service" and v < 240:
-        # After=systemd-journald.service came with 5c86583cf8 (v240)
-        lines = [re.sub(r"\s*systemd-journald\.service", "", l) if l.startswith("After=") else l for l in lines]
-    if name == "systemd-tmpfiles-setup.service" and v < 250:
-        lines = [l for l in lines if "initrd-switch-root.target" not in l]
-    if name == "systemd-remount-fs.service" and v < 242:
-        # statically wanted by local-fs.target with ConditionPathExists=/etc/fstab until 9b69569d2c (v242)
+def profile(v):
+    return PROFILES[max(k for k in PROFILES if k <= v)] if v >= min(PROFILES) else PROFILES[min(PROFILES)]
+
+
+def values(v, p):
+    """The config values the unit templates of version v use, for Debian's layout."""
+    root = "/usr" if p["usr"] else ""
+    d = {
+        "rootprefix": root or "/", "rootlibexecdir": root + "/lib/systemd", "ROOTLIBEXECDIR": root + "/lib/systemd",
+        "LIBEXECDIR": root + "/lib/systemd" if p["usr"] else "/lib/systemd", "libexecdir": "/usr/lib/systemd",
+        "pkglibexecdir": root + "/lib/systemd",
+        "rootbindir": root + "/bin", "ROOTBINDIR": root + "/bin", "BINDIR": "/usr/bin", "bindir": "/usr/bin",
+        "rootsbindir": root + "/sbin", "udevlibexecdir": root + "/lib/udev", "UDEVLIBEXECDIR": root + "/lib/udev",
+        "SYSTEM_GENERATOR_DIR": root + "/lib/systemd/system-generators", "systemunitdir": root + "/lib/systemd/system",
+        "SYSTEMCTL": root + "/bin/systemctl",
+        "SERVICE_WATCHDOG": "WatchdogSec=3min", "HIGH_RLIMIT_NOFILE": 512 * 1024,
+        "RC_LOCAL_PATH": "/etc/rc.local", "RC_LOCAL_SCRIPT_PATH_START": "/etc/rc.local",
+        "SYSTEM_SYSVRCLOCAL_PATH": "/etc/rc.local", "RC_LOCAL_SCRIPT_PATH_STOP": "/usr/sbin/halt.local",
+        "DEBUGTTY": "/dev/tty9", "SUSHELL": root + "/bin/bash", "SULOGIN": root + "/sbin/sulogin",
+        "QUOTAON": root + "/sbin/quotaon", "QUOTACHECK": root + "/sbin/quotacheck", "KMOD": root + "/bin/kmod",
+        "AGETTY": root + "/sbin/agetty", "RANDOM_SEED": "/var/lib/systemd/random-seed",
+        "DEFAULT_USER_TIMEOUT_SEC": 90, "DYNAMIC_UID_MIN": 61184, "DYNAMIC_UID_MAX": 65519,
+        "CONTAINER_UID_BASE_MIN": 0x00080000, "CONTAINER_UID_BASE_MAX": 0x6FFF0000,
+        "HAVE_LOCALEGEN": 1, "INPUT": "", "sysconfdir": "/etc", "localstatedir": "/var",
+    }
+    return d
+
+
+class Conf(dict):
+    """Build conditions: true unless the profile turns them off."""
+    def __init__(self, p):
+        super().__init__()
+        self.off = p["off"]
+
+    def get(self, name, default=None):
+        return 0 if name in self.off else 1
+
+
+# ---- units/meson.build
+
+def meson_value(text, conf, flags):
+    """A meson literal (array, dictionary, string, a?b:c, +) as Python."""
+    t = re.sub(r"#[^\n']*\n", "\n", text)
+    t = re.sub(r"conf\.get\('(\w+)'\)\s*==\s*1", lambda m: str(bool(conf.get(m.group(1)))), t)
+    t = re.sub(r"conf\.get\('(\w+)'\)\s*!=\s*1", lambda m: str(not conf.get(m.group(1))), t)
+    for name, cond in flags.items():
+        t = re.sub(r"\b%s\b" % name, str(bool(conf.get(cond))), t)
+    t = re.sub(r"\btrue\b", "True", re.sub(r"\bfalse\b", "False", t))
+    # c ? a : b, with c a boolean and a, b list or string literals -> (a if c else b)
+    lit = r"(\[[^\]]*\]|'[^']*')"
+    t, _ = re.subn(r"\b(True|False)\s*\?\s*" + lit + r"\s*:\s*" + lit, r"(\2 if \1 else \3)", t)
+    if re.search(r"\?\s*[\['(]", t):
+        raise ValueError("cannot read a ?: in units/meson.build")
+    # up to 241 the install also linked into /etc/systemd/system (pkgsysconfdir)
+    names = {"__builtins__": {}, "pkgsysconfdir": "/etc/systemd",
+             "join_paths": lambda *a: os.path.join(*a)}
+    return eval(t.strip(), names)
+
+
+def meson_arrays(text):
+    """The top-level "name = [ ... ]" assignments of a meson file."""
+    out = {}
+    for m in re.finditer(r"^(\w+)\s*=\s*\[", text, re.M):
+        i, depth = m.end() - 1, 0
+        for j in range(i, len(text)):
+            if text[j] == "[":
+                depth += 1
+            elif text[j] == "]":
+                depth -= 1
+                if depth == 0:
+                    out[m.group(1)] = text[i:j + 1]
+                    break
+    return out
+
+
+def units_meson(src, conf):
+    text = open(os.path.join(src, "units/meson.build"), encoding="utf-8").read()
+    arrays = meson_arrays(text)
+    # "runlevels = conf.get('ENABLE_COMPAT_SYSV_INTERFACES') == 1" and the like
+    flags = dict(re.findall(r"^(\w+)\s*=\s*conf\.get\('(\w+)'\)\s*==\s*1\s*$", text, re.M))
+    units = []
+    if re.search(r"\{\s*'file'", arrays.get("units", "")):
+        for u in meson_value(arrays["units"], conf, flags):
+            f = u["file"]
+            if not all(conf.get(c) for c in u.get("conditions", [])):
+                continue
+            units.append((u.get("name", f[:-3] if f.endswith(".in") else f), f, u.get("symlinks", [])))
+        return units
+    for kind in ("units", "in_units", "m4_units", "m4_in_units"):
+        if kind not in arrays:
+            continue
+        for t in meson_value(arrays[kind], conf, flags):
+            conds = t[1].split()
+            # the foreach loops test the first two conditions only
+            if not all(conf.get(c) for c in conds[:2]):
+                continue
+            name = t[0]
+            default = {"units": name, "in_units": name + ".in", "m4_units": name + ".m4",
+                       "m4_in_units": name + ".m4.in"}[kind]
+            inp = t[3] if len(t) > 3 and kind in ("units", "m4_units") else default
+            units.append((name, inp, t[2].split() if len(t) > 2 else []))
+    return units
+
+
+# ---- Makefile.am (before meson)
+
+def units_automake(src, conf):
+    lines = open(os.path.join(src, "Makefile.am"), encoding="utf-8").read().replace("\\\n", " ").split("\n")
+    var, stack = {}, []
+    for l in lines:
+        s = l.strip()
+        m = re.match(r"^if\s+(!?)(\w+)$", s)
+        if m:
+            stack.append(bool(conf.get(m.group(2))) != bool(m.group(1)))
+            continue
+        if s == "else" or s.startswith("else "):
+            stack[-1] = not stack[-1]
+            continue
+        if s == "endif" or s.startswith("endif "):
+            stack.pop()
+            continue
+        m = re.match(r"^(\w+)\s*(\+?=)\s*(.*)$", l)
+        if not m or not all(stack):
+            continue
+        words = m.group(3).split()
+        var[m.group(1)] = (var.get(m.group(1), []) if m.group(2) == "+=" else []) + words
+
+    def expand(name, seen=()):
         out = []
-        for l in lines:
-            out.append(l)
-            if l.startswith("Before=local-fs.target"):
-                out.append("ConditionPathExists=/etc/fstab")
-        lines = out
-    if v < 239:
-        # a bare command name (PATH lookup) needs 239 (5008da1ec1): older units name the binary by path
-        lines = [re.sub(r"^(Exec\w+=[-@+!:]*)([a-z][^ /]*)", r"\1/bin/\2", l) for l in lines]
-    return "\n".join(lines)
+        for w in var.get(name, []):
+            mm = re.match(r"^\$\((\w+)\)$", w)
+            out += expand(mm.group(1), seen + (name,)) if mm and mm.group(1) not in seen else [w]
+        return out
+
+    files = [w for v in ("dist_systemunit_DATA", "nodist_systemunit_DATA") for w in expand(v)
+             if w.startswith("units/") and "/user/" not in w]
+    syml = {}
+    text = "\n".join(lines)
+    for m in re.finditer(r'what="\$\((\w+)\)" && wants=([\w.@-]+) && dir=\$\(systemunitdir\)', text):
+        for u in expand(m.group(1)):
+            syml.setdefault(u, []).append(m.group(2) + ".wants/")
+    for v in ("SYSTEM_UNIT_ALIASES", "GENERAL_ALIASES"):
+        w = expand(v)
+        for a, b in zip(w[0::2], w[1::2]):
+            if v == "GENERAL_ALIASES":
+                if not a.startswith("$(systemunitdir)/") or not b.startswith("$(systemunitdir)/"):
+                    continue
+                a, b = a.split("/", 1)[1], b.split("/", 1)[1]
+            syml.setdefault(a, []).append(b)
+    units = []
+    for f in files:
+        name = os.path.basename(f)
+        inp = None
+        for cand in (name, name + ".in", name + ".m4", name + ".m4.in"):
+            if os.path.exists(os.path.join(src, "units", cand)):
+                inp = cand
+                break
+        if inp is None:
+            sys.stderr.write("gen-base: no source for %s\n" % f)
+            continue
+        units.append((name, inp, syml.get(name, [])))
+    return units
+
+
+# ---- rendering
+
+def render(src, inp, vals, conf):
+    text = open(os.path.join(src, "units", inp), encoding="utf-8").read()
+    if inp.endswith(".in") or inp.endswith(".m4"):
+        text = re.sub(r"@(\w+)@", lambda m: str(vals[m.group(1)]) if m.group(1) in vals else m.group(0), text)
+        text = "\n".join(l for l in text.split("\n") if not l.startswith("## "))
+    if ".m4" in inp:
+        defs = ["-D%s" % k for k in ("HAVE_SYSV_COMPAT", "ENABLE_LOGIND", "HAVE_SMACK", "HAVE_SELINUX",
+                                     "ENABLE_NETWORKD", "ENABLE_RESOLVED", "ENABLE_TIMESYNCD") if conf.get(k)]
+        text = subprocess.run(["m4", "-P"] + defs, input=text, capture_output=True, text=True, check=True).stdout
+    if "{{" in text or "{%" in text:
+        import jinja2
+        env = {**{k: vals[k] for k in vals}}
+        for k in re.findall(r"\b((?:ENABLE|HAVE)_\w+)\b", text):
+            env[k] = conf.get(k)
+        text = jinja2.Template(text, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                               undefined=jinja2.StrictUndefined).render(env)
+    return text
+
+
+def strip(text):
+    """What the model needs: no comments, no blank lines, no Documentation=; continuation lines kept whole."""
+    out, cont = [], False
+    for l in text.split("\n"):
+        s = l.strip()
+        if not cont and (not s or s[0] in "#;" or s.startswith("Documentation=")):
+            continue
+        cont = bool(re.search(r"(?<!\\)(\\\\)*\\$", l))
+        out.append(l.rstrip() if not cont else l)
+    return "\n".join(out) + "\n"
+
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--tree", required=True)
+    ap.add_argument("src")
     ap.add_argument("--version", type=int, required=True)
-    ap.add_argument("--from-version", type=int)
-    ap.add_argument("--source", required=True)
-    ap.add_argument("--no-tmp-mount", action="store_true", help="the distribution keeps tmp.mount outside the unit path")
+    ap.add_argument("--source", help="where SRCDIR came from (default: the tag)")
     a = ap.parse_args()
-    v, m = a.version, a.from_version or a.version
-    vendor = None
-    for d in ("usr/lib/systemd/system", "lib/systemd/system"):
-        if os.path.isdir(os.path.join(a.tree, d)):
-            vendor = os.path.join(a.tree, d)
-            break
-    units = {}
-    for n in EARLY_BOOT:
-        if n == "tmp.mount" and a.no_tmp_mount:
+    v, p = a.version, profile(a.version)
+    conf, vals = Conf(p), values(a.version, p)
+    if os.path.exists(os.path.join(a.src, "units/meson.build")):
+        units = units_meson(a.src, conf)
+    else:
+        units = units_automake(a.src, conf)
+    unitdir = ("/usr" if p["usr"] else "") + "/lib/systemd/system"
+    out, links, aliases = {}, [], []
+    for name, inp, syml in units:
+        if name in out:
             continue
-        if SINCE.get(n, 0) > v:
-            continue
-        p = os.path.join(vendor, n)
-        if os.path.isfile(p) and not os.path.islink(p) and os.path.getsize(p) > 0:
-            units[n] = (patch(n, open(p, encoding="utf-8").read(), v), "/" + os.path.relpath(p, a.tree))
-    here = os.path.dirname(os.path.abspath(__file__))
-    cur = None
-    for l in open(os.path.join(here, "udev.units"), encoding="utf-8"):
-        if l.startswith("#") and cur is None:
-            continue
-        if l.startswith("== "):
-            cur = l[3:].strip()
-            units[cur] = ("", None)
-            continue
-        units[cur] = (units[cur][0] + l, None)
-    links = []
-    # the vendor directory's links, and those the packages enable by default in /etc (remote-fs.target, ...)
-    for n in sorted(units):
-        for kind, suffix, base in (("Wants", ".wants", vendor), ("Requires", ".requires", vendor),
-                                   ("Wants", ".wants", os.path.join(a.tree, "etc/systemd/system")),
-                                   ("Requires", ".requires", os.path.join(a.tree, "etc/systemd/system"))):
-            d = os.path.join(base, n + suffix)
-            if os.path.isdir(d):
-                for x in sorted(os.listdir(d)):
-                    if x in units and SINCE.get(x, 0) <= v and (kind, n, x) not in links:
-                        links.append((kind, n, x))
-    if ("Wants", "local-fs.target", "systemd-remount-fs.service") not in links and "systemd-remount-fs.service" in units:
+        out[name] = strip(render(a.src, inp, vals, conf))
+        for s in syml:
+            m = re.match(r"^(?:.*/)?([^/]+)\.(wants|requires|upholds)/$", s)
+            if m:
+                links.append(({"wants": "Wants", "requires": "Requires", "upholds": "Upholds"}[m.group(2)],
+                              m.group(1), name))
+            elif not s.endswith("/"):
+                aliases.append((os.path.basename(s), name))
+    # systemd-fstab-generator's Wants= on systemd-remount-fs.service (v242+, 9b69569d2c; a static link before):
+    # every boot has it, and bootrace runs no generators
+    if "systemd-remount-fs.service" in out and "local-fs.target" in out:
         links.append(("Wants", "local-fs.target", "systemd-remount-fs.service"))
-    if "systemd-udevd.service" in units:
-        for s in ("systemd-udevd-control.socket", "systemd-udevd-kernel.socket"):
-            links.append(("Wants", "sockets.target", s))
-        links.append(("Wants", "sysinit.target", "systemd-udevd.service"))
-        links.append(("Wants", "sysinit.target", "systemd-udev-trigger.service"))
     w = sys.stdout.write
     w('<?xml version="1.0" encoding="UTF-8"?>\n<!-- SPDX-License-Identifier: LGPL-2.1-or-later -->\n')
     w("<!-- Generated by rules/base-src/gen-base.py (see its header and rules/README.md); do not edit by hand. -->\n")
-    w("<base systemd=%s source=%s>\n" % (quoteattr(str(v)), quoteattr(a.source)))
-    for n in sorted(units):
-        text, path = units[n]
-        w("<unit name=%s%s>\n%s</unit>\n" % (quoteattr(n), " path=%s" % quoteattr(path) if path else "",
-                                            escape(text.rstrip("\n") + "\n")))
-    for kind, u, x in links:
+    w("<base systemd=%s source=%s>\n" % (quoteattr(str(v)), quoteattr(
+        "units/ at %s, built with the options of %s" % (a.source or "v%d" % v, p["source"]))))
+    for n in sorted(out):
+        w("<unit name=%s path=%s>\n%s</unit>\n" % (quoteattr(n), quoteattr(unitdir + "/" + n), escape(out[n])))
+    for kind, u, x in sorted(set(links), key=lambda l: (l[1], l[0], l[2])):
         w("<link type=%s unit=%s name=%s/>\n" % (quoteattr(kind), quoteattr(u), quoteattr(x)))
-    w('<alias name="default.target" unit="graphical.target"/>\n</base>\n')
+    for n, u in sorted(set(aliases)):
+        w("<alias name=%s unit=%s/>\n" % (quoteattr(n), quoteattr(u)))
+    w("</base>\n")
+
 
 main()
