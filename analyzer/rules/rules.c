@@ -47,6 +47,13 @@ static const RulesFileKind rules_file_kinds[] = {
                 .done = rules_dependencies_done,
         },
         {
+                .pattern = "messages.xml",
+                .schema = "messages.rng",
+                .required = true,
+                .parse = rules_parse_messages,
+                .done = rules_messages_done,
+        },
+        {
                 .pattern = "base-*.xml",
                 .schema = "base.rng",
                 .required = false,

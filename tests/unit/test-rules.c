@@ -45,8 +45,8 @@ static const char *valid_keys =
 
 /* Writes targets.xml and unit-keys.xml into a fresh directory (with the real schemas), loads it and checks that it
  * fails with a DIAG_ERROR at file:line and that nothing was printed to stderr. */
-static void check_broken(const char *name, const char *targets, const char *keys, const char *bad_file,
-                         unsigned bad_line, const char *needle) {
+static void check_broken_ex(const char *name, const char *targets, const char *keys, const char *messages,
+                            const char *bad_file, unsigned bad_line, const char *needle) {
         _cleanup_(freep) char *dir = NULL, *schema = NULL, *want_file = NULL, *errpath = NULL;
         _cleanup_(rules_freep) Rules *r = NULL;
         DiagList diags = {};
@@ -60,14 +60,16 @@ static void check_broken(const char *name, const char *targets, const char *keys
         schema = strjoin(dir, "/schema");
         if (!schema || mkdir(schema, 0755) < 0)
                 goto fail;
-        for (const char *s = "targets.rng"; s; s = streq(s, "targets.rng") ? "unit-keys.rng" : NULL) {
+        for (const char *s = "targets.rng"; s;
+             s = streq(s, "targets.rng") ? "unit-keys.rng" : streq(s, "unit-keys.rng") ? "messages.rng" : NULL) {
                 _cleanup_(freep) char *from = strjoin(rules_default_dir(), "/schema/", s);
                 _cleanup_(freep) char *to = strjoin(schema, "/", s);
                 if (!from || !to || copy_file(from, to) < 0)
                         goto fail;
         }
         if ((targets && write_file(dir, "targets.xml", targets) < 0) ||
-            (keys && write_file(dir, "unit-keys.xml", keys) < 0))
+            (keys && write_file(dir, "unit-keys.xml", keys) < 0) ||
+            (messages && write_file(dir, "messages.xml", messages) < 0))
                 goto fail;
         want_file = strjoin(dir, "/", bad_file);
         errpath = strjoin(dir, "/stderr");
@@ -103,6 +105,63 @@ static void check_broken(const char *name, const char *targets, const char *keys
 fail:
         tap_ok(false, "%s: setting up %s: %s", name, strna(dir), strerror(errno));
         diag_list_done(&diags);
+}
+
+static void check_broken(const char *name, const char *targets, const char *keys, const char *bad_file,
+                         unsigned bad_line, const char *needle) {
+        check_broken_ex(name, targets, keys, NULL, bad_file, bad_line, needle);
+}
+
+/* messages.xml with one <text> (line 8) after the minimum of the other elements */
+#define MESSAGES(text) \
+        "<?xml version=\"1.0\"?>\n<messages>\n" \
+        "  <ident format=\"description\" source=\"s\">d</ident>\n" \
+        "  <writer identifier=\"systemd\" role=\"manager\" source=\"s\"/>\n" \
+        "  <message-id id=\"39f53479d3a045ac8e11786248231fbf\" name=\"N\" event=\"job-done\" source=\"s\"/>\n" \
+        "\n\n" \
+        text "\n</messages>\n"
+
+static void test_broken_messages(void) {
+        check_broken_ex("unknown placeholder", valid_targets, valid_keys,
+                        MESSAGES("  <text event=\"job-done\" source=\"s\">Started {unitt}.</text>"), "messages.xml", 8,
+                        "unknown placeholder {unitt}");
+        check_broken_ex("unclosed placeholder", valid_targets, valid_keys,
+                        MESSAGES("  <text event=\"job-done\" source=\"s\">Started {ident.</text>"), "messages.xml", 8,
+                        "unclosed");
+        check_broken_ex("text version range", valid_targets, valid_keys,
+                        MESSAGES("  <text event=\"job-done\" since=\"250\" until=\"249\" source=\"s\">Started {ident}."
+                                 "</text>"), "messages.xml", 8, "after until");
+        check_broken_ex("unknown event", valid_targets, valid_keys,
+                        MESSAGES("  <text event=\"job-won\" source=\"s\">Started {ident}.</text>"), "messages.xml", 8,
+                        NULL);
+        check_broken_ex("one form twice", valid_targets, valid_keys,
+                        MESSAGES("  <text event=\"job-done\" until=\"250\" source=\"s\">Started {ident}.</text>\n"
+                                 "  <text event=\"job-done\" since=\"250\" source=\"s\">Started\n    {ident}.</text>"),
+                        "messages.xml", 9, "already given");
+}
+
+/* The shipped messages.xml as the loader gives it: forms split into their parts, white space normalised. */
+static void test_messages(const Rules *r) {
+        const MessageText *t;
+        const MessageIdInfo *m;
+        size_t n = rules_message_texts(r, &t), nm = rules_message_ids(r, &m);
+        bool parts_ok = true, wrapped_ok = false;
+
+        tap_ok(n > 50, "messages.xml: %zu text forms", n);
+        tap_ok(nm > 15, "messages.xml: %zu MESSAGE_IDs", nm);
+        for (size_t i = 0; i < n; i++) {
+                size_t l = 0;
+                for (size_t k = 0; k < t[i].n_parts; k++)
+                        l += t[i].parts[k].slot == MESSAGE_SLOT_LITERAL ? strlen(t[i].parts[k].literal)
+                                                                          : strlen(message_slot_to_string(
+                                                                                   t[i].parts[k].slot)) + 2;
+                parts_ok = parts_ok && l == strlen(t[i].form) && !strchr(t[i].form, '\n');
+                wrapped_ok = wrapped_ok || streq(t[i].form, "Failed to set up automount {ident}.");
+        }
+        tap_ok(parts_ok, "every form is its parts, on one line");
+        tap_ok(wrapped_ok, "a form wrapped in the file is one line with one space");
+        TAP_STREQ(message_slot_to_string(message_slot_from_string("exit-status")), "exit-status", "slot names");
+        tap_ok(message_slot_from_string("") < 0 && message_slot_from_string("nope") < 0, "unknown slot names");
 }
 
 static void test_broken(void) {
@@ -449,6 +508,7 @@ int main(void) {
         }
 
         test_targets(r);
+        test_messages(r);
         test_keys(r);
         test_profiles(r);
 
@@ -458,6 +518,7 @@ int main(void) {
         }
         test_broken();
         test_profiles_broken();
+        test_broken_messages();
         {
                 _cleanup_(freep) char *cmd = strjoin("rm -rf ", tmpdir);
                 if (cmd)
