@@ -213,7 +213,7 @@ int verb_chain(int argc, char *argv[], Context *ctx) {
                 goto finish;
         }
         if (r < 0) {
-                log_error("chain: %s: cannot read the journal: %s", strna(what), strerror(-r));
+                log_error_errno(r, "chain: %s: cannot read the journal", strna(what));
                 goto finish;
         }
         if (s.analysis->n_boots != 1) {
@@ -236,7 +236,7 @@ int verb_chain(int argc, char *argv[], Context *ctx) {
                 goto finish;
         }
         if (r < 0) {
-                log_error("chain: %s", strerror(-r));
+                log_error_errno(r, "chain");
                 goto finish;
         }
         if (ctx->format == FORMAT_JSON)

@@ -185,14 +185,14 @@ int verb_drift(int argc, char *argv[], Context *ctx) {
         rootdir = ctx->root ?: "/";
         r = root_open(rootdir, &root);
         if (r < 0) {
-                log_error("drift: --root=%s: %s", rootdir, strerror(-r));
+                log_error_errno(r, "drift: --root=%s", rootdir);
                 goto finish;
         }
 
         t = (BusTarget) { .host = a.host, .machine = a.machine };
         r = bus_open_target(&t, &bus);
         if (r < 0) {
-                log_error("drift: cannot connect to %s: %s", bus_target_describe(&t, tbuf), strerror(-r));
+                log_error_errno(r, "drift: cannot connect to %s", bus_target_describe(&t, tbuf));
                 goto finish;
         }
         r = live_load_manager(bus, NULL, &s, &error);
@@ -242,7 +242,7 @@ int verb_drift(int argc, char *argv[], Context *ctx) {
                       rules, &model, &diags);
         if (r < 0) {
                 diag_list_print(&diags, stderr, DIAG_WARNING);
-                log_error("drift: cannot set up the model: %s", strerror(-r));
+                log_error_errno(r, "drift: cannot set up the model");
                 goto finish;
         }
         /* every unit PID 1 has loaded, so that the inverse lists of the units compared are complete */
@@ -256,7 +256,7 @@ int verb_drift(int argc, char *argv[], Context *ctx) {
         }
         r = model_finish(model);
         if (r < 0) {
-                log_error("drift: cannot build the graph: %s", strerror(-r));
+                log_error_errno(r, "drift: cannot build the graph");
                 goto finish;
         }
         r = drift_compare(s, model, units, &d);

@@ -263,7 +263,7 @@ static int path_arg(const char *arg, char **ret_name, char ***dirs) {
         int r;
 
         if (stat(arg, &st) < 0) {
-                log_error("%s: %s", arg, strerror(errno));
+                log_error_errno(errno, "%s", arg);
                 return -errno;
         }
         r = unit_name_split_file_path(arg, &dir, &name);
@@ -461,7 +461,7 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
                 if (r >= 0)
                         r = lint_generate(root, &fs, &generated, &diags);
                 if (r < 0) {
-                        log_error("cannot write the generated units: %s", strerror(-r));
+                        log_error_errno(r, "cannot write the generated units");
                         goto finish;
                 }
         }
@@ -478,7 +478,7 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
                       rules, &model, &diags);
         if (r < 0) {
                 diag_list_print(&diags, stderr, DIAG_WARNING);
-                log_error("cannot set up the model: %s", strerror(-r));
+                log_error_errno(r, "cannot set up the model");
                 goto finish;
         }
         whole_tree = !names;
@@ -500,7 +500,7 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
                 goto finish;
         r = model_prefetch(model, strv_length(names));
         if (r < 0)
-                log_warning("loading on one thread: %s", strerror(-r)); /* slower, the same result */
+                log_warning_errno(r, "loading on one thread"); /* slower, the same result */
         for (size_t i = 0, ahead = 0, n_names = strv_length(names); i < n_names; i++) {
                 const char *n = names[i];
                 ModelUnit *mu = NULL;
@@ -510,7 +510,7 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
                 if (r >= 0 && a.cycles && mu && mu->unit->from_extra_dir && lint_enable_by_install(model, mu) < 0)
                         goto finish;
                 if (r < 0) {
-                        log_error("%s: cannot load: %s", n, strerror(-r));
+                        log_error_errno(r, "%s: cannot load", n);
                         goto finish;
                 }
         }
@@ -523,7 +523,7 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         }
         r = model_finish(model);
         if (r < 0) {
-                log_error("cannot build the graph: %s", strerror(-r));
+                log_error_errno(r, "cannot build the graph");
                 goto finish;
         }
         if (a.cycles) {

@@ -214,7 +214,7 @@ static int like_props(const Context *ctx, const char *like, unsigned version, Tr
                         return log_error("out of memory"), -ENOMEM;
                 dir = realpath(d, NULL);
                 if (!dir) {
-                        log_error("probe: --like=%s: %s", like, strerror(errno));
+                        log_error_errno(errno, "probe: --like=%s", like);
                         return -errno;
                 }
                 if (strv_extend(&extra, dir) < 0)
@@ -227,7 +227,7 @@ static int like_props(const Context *ctx, const char *like, unsigned version, Tr
         }
         r = root_open(ctx->root ?: "/", &root);
         if (r < 0) {
-                log_error("probe: --root=%s: %s", strna(ctx->root), strerror(-r));
+                log_error_errno(r, "probe: --root=%s", strna(ctx->root));
                 return r;
         }
         r = rules_load(NULL, &rules, &diags);
@@ -247,7 +247,7 @@ static int like_props(const Context *ctx, const char *like, unsigned version, Tr
                 r = loader_load(loader, name, &u, &diags);
         if (r < 0) {
                 diag_list_print(&diags, stderr, DIAG_WARNING);
-                log_error("probe: --like=%s: cannot load: %s", like, strerror(-r));
+                log_error_errno(r, "probe: --like=%s: cannot load", like);
                 return r;
         }
         if (u->load_state != LOAD_LOADED) {
@@ -433,8 +433,7 @@ int verb_probe(int argc, char *argv[], Context *ctx) {
         BusTarget target = { .host = a.host, .machine = a.machine };
         r = bus_open_target(&target, &bus);
         if (r < 0) {
-                log_error("probe: cannot connect to %s: %s", bus_target_describe(&target, tbuf),
-                          strerror(-r));
+                log_error_errno(r, "probe: cannot connect to %s", bus_target_describe(&target, tbuf));
                 goto finish;
         }
         r = live_load_manager(

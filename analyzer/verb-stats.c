@@ -275,14 +275,14 @@ static int load(StatsSample *s, const char *label, const JournalSourceSpec *spec
                 log_error("stats: %s: no readable journal entries there (journal files are *.journal; convert an "
                           "export with systemd-journal-remote)", strna(what));
         else if (r == -ENOENT || r == -ENOTDIR || r == -EISDIR)
-                log_error("stats: %s: %s", strna(what), strerror(-r));
+                log_error_errno(r, "stats: %s", strna(what));
         else if (r < 0)
-                log_error("stats: %s: cannot read the journal: %s", strna(what), strerror(-r));
+                log_error_errno(r, "stats: %s: cannot read the journal", strna(what));
         if (r < 0)
                 return r;
         r = stats_sample_count(s, boots_started, o);
         if (r < 0)
-                log_error("stats: %s: %s", strna(what), strerror(-r));
+                log_error_errno(r, "stats: %s", strna(what));
         return r;
 }
 
@@ -356,7 +356,7 @@ int verb_stats(int argc, char *argv[], Context *ctx) {
                 goto finish;
         r = stats_report_judge(&rep);
         if (r < 0) {
-                log_error("stats: %s", strerror(-r));
+                log_error_errno(r, "stats");
                 goto finish;
         }
 
@@ -377,7 +377,7 @@ int verb_stats(int argc, char *argv[], Context *ctx) {
                         r = stats_report_text(&rep, stdout);
                 }
         if (r < 0) {
-                log_error("stats: cannot write the report: %s", strerror(-r));
+                log_error_errno(r, "stats: cannot write the report");
                 goto finish;
         }
 
