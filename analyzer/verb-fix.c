@@ -121,7 +121,7 @@ static int add_path(FixUnits *u, const char *arg) {
         int r;
 
         if (stat(arg, &st) < 0) {
-                log_error("%s: %s", arg, strerror(errno));
+                log_error_errno(errno, "%s", arg);
                 return -errno;
         }
         r = lint_collect_path(arg, &st, &u->names, &u->extra, &files);
@@ -461,6 +461,23 @@ static int write_result(const FixUnit *u, const FixResult *r, const Root *root) 
         return atomic_write_in_subdir(dfd, sub, FIX_DROPIN_NAME, c->text, strlen(c->text), 0755, 0644);
 }
 
+/* The targets a fix is judged for, and the lint of the units as they are for each. */
+typedef struct FixJudged {
+        FixTarget *targets;
+        size_t n_targets;
+        LintRun **baselines; /* n_targets of them, or NULL */
+} FixJudged;
+
+static void fix_judged_done(FixJudged *j) {
+        for (size_t t = 0; t < j->n_targets; t++) {
+                if (j->baselines)
+                        lint_run_free(j->baselines[t]);
+                fix_target_done(&j->targets[t]);
+        }
+        free(j->baselines);
+        free(j->targets);
+}
+
 int verb_fix(int argc, char *argv[], Context *ctx) {
         static const OutputFormat formats[] = { FORMAT_TEXT, FORMAT_JSON, _FORMAT_INVALID };
         static const struct option options[] = {
@@ -475,14 +492,12 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
         _cleanup_(diag_list_done) DiagList diags = {};
         _cleanup_(fix_units_done) FixUnits units = {};
         _cleanup_(freep) char *profile = NULL;
-        _cleanup_(freep) FixTarget *targets = NULL;
-        _cleanup_(freep) LintRun **baselines = NULL;
+        _cleanup_(fix_judged_done) FixJudged j = {};
         _cleanup_(freep) char *transaction = NULL;
-        size_t n_targets = 0;
         FixArgs args = {};
         JsonWriter w;
         bool proposed = false, failed = false;
-        int r, first, ret = EXIT_ERROR;
+        int r, first;
 
         r = cli_parse(argc, argv, ctx, options, NULL, fix_option, &args, fix_help, &first);
         transaction = args.transaction;
@@ -517,49 +532,52 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                         if (r >= 0)
                                 r = units_add(&units, name, argv[i], NULL, true);
                 }
+                if (r == -ENOMEM)
+                        log_oom();
                 if (r < 0)
                         return EXIT_ERROR;
         }
-        r = resolve_targets(ctx, root, rules, args.profile, &targets, &n_targets);
+        r = resolve_targets(ctx, root, rules, args.profile, &j.targets, &j.n_targets);
+        if (r == -ENOMEM)
+                log_oom();
         if (r < 0)
-                goto finish;
-        baselines = calloc(n_targets + 1, sizeof(LintRun *));
-        if (!baselines)
-                goto finish;
+                return EXIT_ERROR;
+        j.baselines = calloc(j.n_targets + 1, sizeof(LintRun *));
+        if (!j.baselines)
+                return log_oom(), EXIT_ERROR;
 
         /* the units as they are, for every target */
-        for (size_t t = 0; t < n_targets; t++) {
+        for (size_t t = 0; t < j.n_targets; t++) {
                 char buf[32];
                 FeatureSet fs;
-                r = rules_feature_set(rules, targets[t].version, &fs);
+                r = rules_feature_set(rules, j.targets[t].version, &fs);
                 if (r >= 0)
-                        r = lint_generate(root, &fs, &targets[t].generator_dir, &diags);
+                        r = lint_generate(root, &fs, &j.targets[t].generator_dir, &diags);
                 if (r < 0) {
-                        log_error("cannot write the generated units: %s", strerror(-r));
-                        goto finish;
+                        log_error_errno(r, "cannot write the generated units");
+                        return EXIT_ERROR;
                 }
                 LintRunOptions o = {
                         .root = root,
                         .extra_dirs = units.extra,
-                        .version = targets[t].version,
-                        .distro = targets[t].distro,
-                        .profile = targets[t].profile,
-                        .generator_dir = targets[t].generator_dir,
+                        .version = j.targets[t].version,
+                        .distro = j.targets[t].distro,
+                        .profile = j.targets[t].profile,
+                        .generator_dir = j.targets[t].generator_dir,
                         .anchor = transaction,
                         .anchor_given = !!transaction,
                         .names = units.names,
                 };
-                r = lint_run(&o, rules, &baselines[t], &diags);
+                r = lint_run(&o, rules, &j.baselines[t], &diags);
                 if (r < 0) {
                         diag_list_print(&diags, stderr, DIAG_ERROR);
-                        log_error("cannot lint for %s: %s", fix_target_label(&targets[t], buf),
-                                  strerror(-r));
-                        goto finish;
+                        log_error_errno(r, "cannot lint for %s", fix_target_label(&j.targets[t], buf));
+                        return EXIT_ERROR;
                 }
-                STRV_FOREACH(e, baselines[t]->load_errors)
+                STRV_FOREACH(e, j.baselines[t]->load_errors)
                 log_error("%s", *e);
-                if (baselines[t]->input_error)
-                        goto finish;
+                if (j.baselines[t]->input_error)
+                        return EXIT_ERROR;
         }
 
         if (ctx->format == FORMAT_JSON) {
@@ -569,13 +587,13 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                 json_kv_string(&w, "version", PACKAGE_VERSION);
                 json_key(&w, "systemd");
                 json_begin_array(&w);
-                for (size_t t = 0; t < n_targets; t++)
-                        json_uint(&w, targets[t].version);
+                for (size_t t = 0; t < j.n_targets; t++)
+                        json_uint(&w, j.targets[t].version);
                 json_end_array(&w);
                 json_key(&w, "targets");
                 json_begin_array(&w);
-                for (size_t t = 0; t < n_targets; t++)
-                        json_string(&w, targets[t].name);
+                for (size_t t = 0; t < j.n_targets; t++)
+                        json_string(&w, j.targets[t].name);
                 json_end_array(&w);
                 json_key(&w, "fixes");
                 json_begin_array(&w);
@@ -585,13 +603,13 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                 .extra_dirs = units.extra,
                 .names = units.names,
                 .anchor = transaction,
-                .targets = targets,
-                .n_targets = n_targets,
-                .baselines = baselines,
+                .targets = j.targets,
+                .n_targets = j.n_targets,
+                .baselines = j.baselines,
         };
         for (size_t i = 0; i < units.n; i++) {
                 FixUnit *u = &units.items[i];
-                const ModelUnit *mu = model_get(baselines[0]->model, u->name);
+                const ModelUnit *mu = model_get(j.baselines[0]->model, u->name);
                 _cleanup_(fix_result_freep) FixResult *res = NULL;
                 _cleanup_(freep) char *file = NULL, *diff = NULL, *dropin_path = NULL;
                 bool wrote = false;
@@ -612,28 +630,28 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                         free(u->display);
                         u->display = strdup(mu->unit->fragment_path);
                         if (!u->display)
-                                goto finish;
+                                return log_oom(), EXIT_ERROR;
                         if (args.dropin &&
                             asprintf_safe(&dropin_path, "%s/etc/systemd/system/%s.d/%s",
                                           streq(root->path, "/") ? "" : root->path,
                                           path_basename(mu->unit->fragment_path), FIX_DROPIN_NAME) < 0)
-                                goto finish;
+                                return log_oom(), EXIT_ERROR;
                 }
                 /* by its main name: an alias given leads to the unit the findings are about */
                 r = fix_search(&req, rules, mu->unit->id, mu->unit->fragment_path, args.dropin, dropin_path,
                                &res, &diags);
                 if (r < 0) {
                         diag_list_print(&diags, stderr, DIAG_ERROR);
-                        log_error("%s: the search for a repair failed: %s", u->display, strerror(-r));
-                        goto finish;
+                        log_error_errno(r, "%s: the search for a repair failed", u->display);
+                        return EXIT_ERROR;
                 }
                 if (res->n_findings == 0) {
                         if (!ctx->quiet) {
                                 char buf[32];
                                 fprintf(stderr, "bootrace: %s: nothing to fix for", u->display);
-                                for (size_t t = 0; t < n_targets; t++)
+                                for (size_t t = 0; t < j.n_targets; t++)
                                         fprintf(stderr, "%s %s", t ? "," : "",
-                                                fix_target_label(&targets[t], buf));
+                                                fix_target_label(&j.targets[t], buf));
                                 fputc('\n', stderr);
                         }
                         continue;
@@ -641,12 +659,12 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                 proposed = true;
                 file = display_file(u, res, root);
                 if (!file)
-                        goto finish;
+                        return log_oom(), EXIT_ERROR;
                 if (res->chosen) {
                         r = fix_result_diff(res, file, &diff);
                         if (r < 0) {
-                                log_error("%s: cannot make the diff: %s", file, strerror(-r));
-                                goto finish;
+                                log_error_errno(r, "%s: cannot make the diff", file);
+                                return EXIT_ERROR;
                         }
                 }
                 if (res->chosen && args.write) {
@@ -661,7 +679,7 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                 if (ctx->format == FORMAT_JSON)
                         print_json(&w, u, res, file, diff, wrote);
                 else
-                        print_text(u, res, file, diff, wrote, ctx->quiet, targets, n_targets);
+                        print_text(u, res, file, diff, wrote, ctx->quiet, j.targets, j.n_targets);
         }
         if (ctx->format == FORMAT_JSON) {
                 json_end_array(&w);
@@ -675,12 +693,5 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                                 DiagList one = { .items = &diags.items[i], .n = 1 };
                                 diag_list_print(&one, stderr, DIAG_ERROR);
                         }
-        ret = failed || ferror(stdout) ? EXIT_ERROR : proposed ? EXIT_FINDINGS : EXIT_CLEAN;
-finish:
-        for (size_t t = 0; t < n_targets; t++) {
-                if (baselines)
-                        lint_run_free(baselines[t]);
-                fix_target_done(&targets[t]);
-        }
-        return ret;
+        return failed || ferror(stdout) ? EXIT_ERROR : proposed ? EXIT_FINDINGS : EXIT_CLEAN;
 }
