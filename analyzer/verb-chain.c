@@ -6,6 +6,7 @@
 #include "config.h"
 #include "basic/json.h"
 #include "journal/chain.h"
+#include "report/json-header.h"
 #include "report/stats-report.h"
 #include "verb-live.h"
 #include "verbs.h"
@@ -114,9 +115,7 @@ static void print_json(const StatsSample *s, const Chain *c, FILE *f) {
         JsonWriter w;
 
         json_init(&w, f, true);
-        json_begin_object(&w);
-        json_kv_string(&w, "tool", "bootrace");
-        json_kv_string(&w, "version", PACKAGE_VERSION);
+        report_json_begin(&w, NULL);
         json_kv_string(&w, "source", s->source->description);
         json_kv_uint(&w, "boot", s->boot_map[0] + 1);
         json_kv_string(&w, "boot_id", b->id);

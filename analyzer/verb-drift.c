@@ -6,6 +6,7 @@
 #include "live/bus-util.h"
 #include "live/drift.h"
 #include "report/graph-report.h"
+#include "report/json-header.h"
 #include "report/report.h"
 #include "verb-live.h"
 #include "verbs.h"
@@ -107,9 +108,7 @@ static void print_json(const Drift *d, const LiveSystem *s, const Model *m, cons
         JsonWriter w;
 
         json_init(&w, stdout, false);
-        json_begin_object(&w);
-        json_kv_string(&w, "tool", "bootrace");
-        json_kv_string(&w, "version", PACKAGE_VERSION);
+        report_json_begin(&w, NULL);
         json_kv_uint(&w, "systemd", model_version(m));
         json_kv_string(&w, "systemd_version", s->manager.version);
         report_json_nearest_model(&w, vc);

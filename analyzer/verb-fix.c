@@ -12,6 +12,7 @@
 #include "basic/unit-name.h"
 #include "fix/fix-search.h"
 #include "load/version.h"
+#include "report/json-header.h"
 #include "verbs.h"
 
 static const char fix_help[] =
@@ -582,9 +583,7 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
 
         if (ctx->format == FORMAT_JSON) {
                 json_init(&w, stdout, false);
-                json_begin_object(&w);
-                json_kv_string(&w, "tool", "bootrace");
-                json_kv_string(&w, "version", PACKAGE_VERSION);
+                report_json_begin(&w, NULL);
                 json_key(&w, "systemd");
                 json_begin_array(&w);
                 for (size_t t = 0; t < j.n_targets; t++)

@@ -12,6 +12,7 @@
 #include "model/model.h"
 #include "model/transaction.h"
 #include "report/graph-report.h"
+#include "report/json-header.h"
 #include "report/report.h"
 #include "verb-live.h"
 #include "verbs.h"
@@ -182,9 +183,7 @@ static void print_json(const Model *m, const Context *ctx, const VersionChoice *
         JsonWriter w;
 
         json_init(&w, stdout, false);
-        json_begin_object(&w);
-        json_kv_string(&w, "tool", "bootrace");
-        json_kv_string(&w, "version", PACKAGE_VERSION);
+        report_json_begin(&w, NULL);
         json_kv_uint(&w, "systemd", model_version(m));
         json_kv_string(&w, "systemd_from", version_source_to_string(vc->source));
         report_json_nearest_model(&w, vc);
@@ -300,9 +299,7 @@ static int print_cycles(const Model *m, const Rules *rules, const Context *ctx, 
                 return EXIT_ERROR;
         if (ctx->format == FORMAT_JSON) {
                 json_init(&w, stdout, false);
-                json_begin_object(&w);
-                json_kv_string(&w, "tool", "bootrace");
-                json_kv_string(&w, "version", PACKAGE_VERSION);
+                report_json_begin(&w, NULL);
                 json_kv_uint(&w, "systemd", model_version(m));
                 report_json_nearest_model(&w, vc);
                 json_kv_string(&w, "transaction", anchor);

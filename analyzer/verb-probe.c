@@ -17,6 +17,7 @@
 #include "load/loader.h"
 #include "load/unit-settings.h"
 #include "load/version.h"
+#include "report/json-header.h"
 #include "rules/rules.h"
 #include "verbs.h"
 
@@ -327,9 +328,7 @@ static void print_json(const char *unit, const char *like, const char *fragment,
         JsonWriter w;
 
         json_init(&w, stdout, false);
-        json_begin_object(&w);
-        json_kv_string(&w, "tool", "bootrace");
-        json_kv_string(&w, "version", PACKAGE_VERSION);
+        report_json_begin(&w, NULL);
         json_kv_string(&w, "unit", unit);
         json_kv_string(&w, "like", like);
         json_kv_string(&w, "like_fragment", fragment);

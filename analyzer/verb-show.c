@@ -13,6 +13,7 @@
 #include "load/version.h"
 #include "model/model.h"
 #include "report/graph-report.h"
+#include "report/json-header.h"
 #include "report/report.h"
 #include "rules/rules.h"
 #include "verb-live.h"
@@ -458,9 +459,7 @@ int verb_show(int argc, char *argv[], Context *ctx) {
 
         if (ctx->format == FORMAT_JSON) {
                 json_init(&w, stdout, false);
-                json_begin_object(&w);
-                json_kv_string(&w, "tool", "bootrace");
-                json_kv_string(&w, "version", PACKAGE_VERSION);
+                report_json_begin(&w, NULL);
                 json_kv_uint(&w, "systemd", version);
                 json_kv_string(&w, "systemd_from", version_source_to_string(vc.source));
                 report_json_nearest_model(&w, &vc);
