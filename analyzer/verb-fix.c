@@ -479,6 +479,93 @@ static void fix_judged_done(FixJudged *j) {
         free(j->targets);
 }
 
+/* The PATHs and (with a root) unit names given, into units. Returns 0, or a negative errno after saying why. */
+static int add_args(FixUnits *units, const Root *root, char * const *args, int n) {
+        for (int i = 0; i < n; i++) {
+                int r;
+
+                if (strchr(args[i], '/') || access(args[i], F_OK) >= 0)
+                        r = add_path(units, args[i]);
+                else if (!root) {
+                        log_error("%s: no such file; a unit name needs --root=DIR", args[i]);
+                        r = -ENOENT;
+                } else if (!unit_name_is_valid(args[i], UNIT_NAME_ANY)) {
+                        log_error("%s: not a unit name", args[i]);
+                        r = -EINVAL;
+                } else {
+                        _cleanup_(freep) char *name = NULL;
+                        r = lint_unit_name(args[i], &name);
+                        if (r >= 0)
+                                r = units_add(units, name, args[i], NULL, true);
+                }
+                if (r == -ENOMEM)
+                        log_oom();
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* The units as they are, linted for every target of j into j->baselines (allocated here). Returns 0, or a
+ * negative errno after saying why (a unit the target cannot load included). */
+static int lint_baselines(FixJudged *j, const Root *root, const Rules *rules, const FixUnits *units,
+                          const char *transaction, DiagList *diags) {
+        int r;
+
+        j->baselines = calloc(j->n_targets + 1, sizeof(LintRun *));
+        if (!j->baselines)
+                return log_oom();
+        for (size_t t = 0; t < j->n_targets; t++) {
+                char buf[32];
+                FeatureSet fs;
+
+                r = rules_feature_set(rules, j->targets[t].version, &fs);
+                if (r >= 0)
+                        r = lint_generate(root, &fs, &j->targets[t].generator_dir, diags);
+                if (r < 0)
+                        return log_error_errno(r, "cannot write the generated units");
+                LintRunOptions o = {
+                        .root = root,
+                        .extra_dirs = units->extra,
+                        .version = j->targets[t].version,
+                        .distro = j->targets[t].distro,
+                        .profile = j->targets[t].profile,
+                        .generator_dir = j->targets[t].generator_dir,
+                        .anchor = transaction,
+                        .anchor_given = !!transaction,
+                        .names = units->names,
+                };
+                r = lint_run(&o, rules, &j->baselines[t], diags);
+                if (r < 0) {
+                        diag_list_print(diags, stderr, DIAG_ERROR);
+                        return log_error_errno(r, "cannot lint for %s", fix_target_label(&j->targets[t], buf));
+                }
+                STRV_FOREACH(e, j->baselines[t]->load_errors)
+                        log_error("%s", *e);
+                if (j->baselines[t]->input_error)
+                        return -ENOENT;
+        }
+        return 0;
+}
+
+/* The JSON report up to its "fixes" array, left open for print_json(). */
+static void print_json_begin(JsonWriter *w, const FixJudged *j) {
+        json_init(w, stdout, false);
+        report_json_begin(w, NULL);
+        json_key(w, "systemd");
+        json_begin_array(w);
+        for (size_t t = 0; t < j->n_targets; t++)
+                json_uint(w, j->targets[t].version);
+        json_end_array(w);
+        json_key(w, "targets");
+        json_begin_array(w);
+        for (size_t t = 0; t < j->n_targets; t++)
+                json_string(w, j->targets[t].name);
+        json_end_array(w);
+        json_key(w, "fixes");
+        json_begin_array(w);
+}
+
 int verb_fix(int argc, char *argv[], Context *ctx) {
         static const OutputFormat formats[] = { FORMAT_TEXT, FORMAT_JSON, _FORMAT_INVALID };
         static const struct option options[] = {
@@ -518,85 +605,20 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
         r = cli_load_rules(&rules, &diags);
         if (r < 0)
                 return EXIT_ERROR;
-        for (int i = first; i < argc; i++) {
-                if (strchr(argv[i], '/') || access(argv[i], F_OK) >= 0)
-                        r = add_path(&units, argv[i]);
-                else if (!root) {
-                        log_error("%s: no such file; a unit name needs --root=DIR", argv[i]);
-                        r = -ENOENT;
-                } else if (!unit_name_is_valid(argv[i], UNIT_NAME_ANY)) {
-                        log_error("%s: not a unit name", argv[i]);
-                        r = -EINVAL;
-                } else {
-                        _cleanup_(freep) char *name = NULL;
-                        r = lint_unit_name(argv[i], &name);
-                        if (r >= 0)
-                                r = units_add(&units, name, argv[i], NULL, true);
-                }
-                if (r == -ENOMEM)
-                        log_oom();
-                if (r < 0)
-                        return EXIT_ERROR;
-        }
+        r = add_args(&units, root, argv + first, argc - first);
+        if (r < 0)
+                return EXIT_ERROR;
         r = resolve_targets(ctx, root, rules, args.profile, &j.targets, &j.n_targets);
         if (r == -ENOMEM)
                 log_oom();
         if (r < 0)
                 return EXIT_ERROR;
-        j.baselines = calloc(j.n_targets + 1, sizeof(LintRun *));
-        if (!j.baselines)
-                return log_oom(), EXIT_ERROR;
+        r = lint_baselines(&j, root, rules, &units, transaction, &diags);
+        if (r < 0)
+                return EXIT_ERROR;
 
-        /* the units as they are, for every target */
-        for (size_t t = 0; t < j.n_targets; t++) {
-                char buf[32];
-                FeatureSet fs;
-                r = rules_feature_set(rules, j.targets[t].version, &fs);
-                if (r >= 0)
-                        r = lint_generate(root, &fs, &j.targets[t].generator_dir, &diags);
-                if (r < 0) {
-                        log_error_errno(r, "cannot write the generated units");
-                        return EXIT_ERROR;
-                }
-                LintRunOptions o = {
-                        .root = root,
-                        .extra_dirs = units.extra,
-                        .version = j.targets[t].version,
-                        .distro = j.targets[t].distro,
-                        .profile = j.targets[t].profile,
-                        .generator_dir = j.targets[t].generator_dir,
-                        .anchor = transaction,
-                        .anchor_given = !!transaction,
-                        .names = units.names,
-                };
-                r = lint_run(&o, rules, &j.baselines[t], &diags);
-                if (r < 0) {
-                        diag_list_print(&diags, stderr, DIAG_ERROR);
-                        log_error_errno(r, "cannot lint for %s", fix_target_label(&j.targets[t], buf));
-                        return EXIT_ERROR;
-                }
-                STRV_FOREACH(e, j.baselines[t]->load_errors)
-                log_error("%s", *e);
-                if (j.baselines[t]->input_error)
-                        return EXIT_ERROR;
-        }
-
-        if (ctx->format == FORMAT_JSON) {
-                json_init(&w, stdout, false);
-                report_json_begin(&w, NULL);
-                json_key(&w, "systemd");
-                json_begin_array(&w);
-                for (size_t t = 0; t < j.n_targets; t++)
-                        json_uint(&w, j.targets[t].version);
-                json_end_array(&w);
-                json_key(&w, "targets");
-                json_begin_array(&w);
-                for (size_t t = 0; t < j.n_targets; t++)
-                        json_string(&w, j.targets[t].name);
-                json_end_array(&w);
-                json_key(&w, "fixes");
-                json_begin_array(&w);
-        }
+        if (ctx->format == FORMAT_JSON)
+                print_json_begin(&w, &j);
         FixRequest req = {
                 .root = root,
                 .extra_dirs = units.extra,
