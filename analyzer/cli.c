@@ -40,6 +40,38 @@ void log_warning(const char *fmt, ...) {
         fputc('\n', stderr);
 }
 
+static int log_errno_va(const char *prefix, int error, const char *fmt, va_list ap) {
+        fputs(prefix, stderr);
+        vfprintf(stderr, fmt, ap);
+        fprintf(stderr, ": %s\n", strerror(error < 0 ? -error : error));
+        return error < 0 ? error : -error;
+}
+
+int log_error_errno(int error, const char *fmt, ...) {
+        va_list ap;
+        int r;
+
+        va_start(ap, fmt);
+        r = log_errno_va("bootrace: ", error, fmt, ap);
+        va_end(ap);
+        return r;
+}
+
+int log_warning_errno(int error, const char *fmt, ...) {
+        va_list ap;
+        int r;
+
+        va_start(ap, fmt);
+        r = log_errno_va("bootrace: warning: ", error, fmt, ap);
+        va_end(ap);
+        return r;
+}
+
+int log_oom(void) {
+        log_error("out of memory");
+        return -ENOMEM;
+}
+
 enum {
         ARG_ROOT = 0x100,
         ARG_TARGET,
@@ -206,7 +238,7 @@ int cli_open_root(const Context *ctx, Root **ret) {
                 return 0;
         r = root_open(ctx->root, ret);
         if (r < 0)
-                log_error("--root=%s: %s", ctx->root, strerror(-r));
+                log_error_errno(r, "--root=%s", ctx->root);
         return r;
 }
 

@@ -78,6 +78,12 @@ void cli_say_profile(const Profile *p, const char *target, bool quiet);
 /* Prints "bootrace: " + message to stderr. */
 void log_error(const char *fmt, ...) _printf_(1, 2);
 void log_warning(const char *fmt, ...) _printf_(1, 2);
+/* The same + ": " + strerror(error) (error negative or positive); return the negative errno, so that
+ * "return log_error_errno(r, ...);" reports and fails at once. */
+int log_error_errno(int error, const char *fmt, ...) _printf_(2, 3);
+int log_warning_errno(int error, const char *fmt, ...) _printf_(2, 3);
+/* "bootrace: out of memory"; returns -ENOMEM. */
+int log_oom(void);
 
 /* The version facts of version (rules/features.xml) into *ret, loading the rules into *rules first when it is
  * NULL (the caller frees them). Returns 0, or a negative errno after printing an error. */

@@ -6,6 +6,7 @@
 #include "config.h"
 #include "basic/json.h"
 #include "journal/chain.h"
+#include "report/json-header.h"
 #include "report/stats-report.h"
 #include "verb-live.h"
 #include "verbs.h"
@@ -49,6 +50,12 @@ typedef struct ChainArgs {
         char *boot;
         LiveArgs live;
 } ChainArgs;
+
+static void chain_args_done(ChainArgs *a) {
+        journal_source_spec_done(&a->spec);
+        free(a->boot);
+        live_args_done(&a->live);
+}
 
 static int handle(int c, const char *arg, void *userdata) {
         ChainArgs *a = userdata;
@@ -114,9 +121,7 @@ static void print_json(const StatsSample *s, const Chain *c, FILE *f) {
         JsonWriter w;
 
         json_init(&w, f, true);
-        json_begin_object(&w);
-        json_kv_string(&w, "tool", "bootrace");
-        json_kv_string(&w, "version", PACKAGE_VERSION);
+        report_json_begin(&w, NULL);
         json_kv_string(&w, "source", s->source->description);
         json_kv_uint(&w, "boot", s->boot_map[0] + 1);
         json_kv_string(&w, "boot_id", b->id);
@@ -158,51 +163,49 @@ int verb_chain(int argc, char *argv[], Context *ctx) {
         _cleanup_(stats_sample_done) StatsSample s = {};
         _cleanup_(chain_done) Chain c = {};
         _cleanup_(freep) char *unit = NULL, *what = NULL;
-        ChainArgs a = {};
-        StatsOptions o = { .alpha = 0.05 };
+        _cleanup_(chain_args_done) ChainArgs a = {};
+        _cleanup_(stats_options_done) StatsOptions o = { .alpha = 0.05 };
         ChainJournalSource js;
         ChainSource src;
-        int optind_, r, ret = EXIT_ERROR;
+        int optind_, r;
 
         r = cli_parse(argc, argv, ctx, options, "D:" LIVE_SHORT_OPTIONS, handle, &a, help, &optind_);
-        if (r != 0) {
-                ret = r > 0 ? EXIT_CLEAN : EXIT_ERROR;
-                goto finish;
-        }
+        if (r != 0)
+                return r > 0 ? EXIT_CLEAN : EXIT_ERROR;
         if (cli_check_format(ctx, "chain", formats) < 0)
-                goto finish;
+                return EXIT_ERROR;
         if (argc - optind_ > 1) {
                 log_error("chain: one unit at a time ('%s' is extra)", argv[optind_ + 1]);
-                goto finish;
+                return EXIT_ERROR;
         }
         if (optind_ < argc && !(unit = stats_unit_name_normalize(argv[optind_])))
-                goto oom;
+                return log_oom(), EXIT_ERROR;
         /* no journal named: the running system, as systemd-analyze critical-chain sees it */
         if (live_args_wanted(&a.live) || (!a.spec.directory && !a.spec.files && !ctx->root && !a.boot)) {
-                if (a.spec.directory || a.spec.files || ctx->root || a.boot)
+                if (a.spec.directory || a.spec.files || ctx->root || a.boot) {
                         log_error("chain: --live, --host and --machine ask the running system; -D, --file, "
                                   "--root and --boot read a journal: not both");
-                else
-                        ret = verb_chain_live(&a.live, unit, ctx);
-                goto finish;
+                        return EXIT_ERROR;
+                }
+                return verb_chain_live(&a.live, unit, ctx);
         }
         if (ctx->root && !a.spec.directory && !a.spec.files && !(a.spec.root = strdup(ctx->root)))
-                goto oom;
+                return log_oom(), EXIT_ERROR;
         if ((a.spec.directory != NULL) + (a.spec.files != NULL) + (a.spec.root != NULL) > 1) {
                 log_error("chain: name the journals one way: -D DIR, --file=FILE... or --root=DIR");
-                goto finish;
+                return EXIT_ERROR;
         }
         if (!(o.boot = strdup(a.boot ?: "0")) || !(o.units = calloc(1, sizeof(char *))))
-                goto oom;
+                return log_oom(), EXIT_ERROR;
         what = journal_source_spec_describe(&a.spec);
 
         /* the manager's records suffice: they carry every unit's start and activation */
         if (cli_load_rules(&rules, &rules_diags) < 0)
-                goto finish;
+                return EXIT_ERROR;
         r = journal_decoder_new(rules, &decoder);
         if (r < 0) {
-                log_error("chain: cannot use the message rules in %s: %s", rules_default_dir(), strerror(-r));
-                goto finish;
+                log_error_errno(r, "chain: cannot use the message rules in %s", rules_default_dir());
+                return EXIT_ERROR;
         }
         o.decoder = decoder;
         r = stats_sample_load(&s, "chain", &a.spec, &o, NULL, NULL);
@@ -210,15 +213,15 @@ int verb_chain(int argc, char *argv[], Context *ctx) {
         if (r == -ENXIO) {
                 log_error("chain: %s: no boot '%s' in the journal (see journalctl --list-boots)", strna(what),
                           o.boot);
-                goto finish;
+                return EXIT_ERROR;
         }
         if (r < 0) {
-                log_error("chain: %s: cannot read the journal: %s", strna(what), strerror(-r));
-                goto finish;
+                log_error_errno(r, "chain: %s: cannot read the journal", strna(what));
+                return EXIT_ERROR;
         }
         if (s.analysis->n_boots != 1) {
                 log_error("chain: %s: no boot '%s' in the journal", strna(what), o.boot);
-                goto finish;
+                return EXIT_ERROR;
         }
         chain_source_journal(&js, &src);
         js = (ChainJournalSource) { .analysis = s.analysis, .boot = 0 };
@@ -227,17 +230,17 @@ int verb_chain(int argc, char *argv[], Context *ctx) {
                 unit = strdup(src.times(src.userdata, "graphical.target", &t) > 0 ? "graphical.target" :
                                                                                     "multi-user.target");
                 if (!unit)
-                        goto oom;
+                        return log_oom(), EXIT_ERROR;
         }
         r = chain_build(&src, unit, &c);
         if (r == -ENOENT) {
                 log_error("chain: %s: the journal has no start or activation record of %s in boot %s", strna(what),
                           unit, s.analysis->boots[0].id);
-                goto finish;
+                return EXIT_ERROR;
         }
         if (r < 0) {
-                log_error("chain: %s", strerror(-r));
-                goto finish;
+                log_error_errno(r, "chain");
+                return EXIT_ERROR;
         }
         if (ctx->format == FORMAT_JSON)
                 print_json(&s, &c, stdout);
@@ -245,21 +248,12 @@ int verb_chain(int argc, char *argv[], Context *ctx) {
                 print_text(&s, &c, stdout);
         if (fflush(stdout) != 0 || ferror(stdout)) {
                 log_error("chain: cannot write the output");
-                goto finish;
+                return EXIT_ERROR;
         }
-        ret = EXIT_CLEAN;
         if (s.source->n_errors) {
                 log_warning("chain: %s: %" PRIu64 " read errors; the journal is truncated or corrupt", strna(what),
                             s.source->n_errors);
-                ret = EXIT_ERROR;
+                return EXIT_ERROR;
         }
-        goto finish;
-oom:
-        log_error("out of memory");
-finish:
-        journal_source_spec_done(&a.spec);
-        free(a.boot);
-        stats_options_done(&o);
-        live_args_done(&a.live);
-        return ret;
+        return EXIT_CLEAN;
 }

@@ -6,6 +6,7 @@
 #include "live/bus-util.h"
 #include "live/drift.h"
 #include "report/graph-report.h"
+#include "report/json-header.h"
 #include "report/report.h"
 #include "verb-live.h"
 #include "verbs.h"
@@ -107,9 +108,7 @@ static void print_json(const Drift *d, const LiveSystem *s, const Model *m, cons
         JsonWriter w;
 
         json_init(&w, stdout, false);
-        json_begin_object(&w);
-        json_kv_string(&w, "tool", "bootrace");
-        json_kv_string(&w, "version", PACKAGE_VERSION);
+        report_json_begin(&w, NULL);
         json_kv_uint(&w, "systemd", model_version(m));
         json_kv_string(&w, "systemd_version", s->manager.version);
         report_json_nearest_model(&w, vc);
@@ -153,47 +152,45 @@ int verb_drift(int argc, char *argv[], Context *ctx) {
         _cleanup_(strv_freep) char **mounted = NULL, **units = NULL;
         _cleanup_(freep) char *distro = NULL, *nearest = NULL;
         _cleanup_(diag_list_done) DiagList diags = {};
+        _cleanup_(live_args_done) LiveArgs a = {};
+        _cleanup_(mount_table_done) MountTable table = {};
+        _cleanup_(drift_done) Drift d = {};
         VersionChoice vc = {};
-        MountTable table = {};
         bool have_table = false;
-        Drift d = {};
-        LiveArgs a = {};
         BusTarget t = {};
         const char *rootdir;
         char tbuf[256], ebuf[512];
-        int r, optind_, ret = EXIT_ERROR;
+        int r, optind_;
 
         r = cli_parse(argc, argv, ctx, options, LIVE_SHORT_OPTIONS, drift_option, &a, drift_help, &optind_);
-        if (r != 0) {
-                live_args_done(&a);
+        if (r != 0)
                 return r > 0 ? EXIT_CLEAN : EXIT_ERROR;
-        }
         if (cli_check_format(ctx, "drift", formats) < 0)
-                goto finish;
+                return EXIT_ERROR;
         for (int i = optind_; i < argc; i++) {
                 if (!unit_name_is_valid(argv[i], UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE)) {
                         log_error("drift: \"%s\" is not a unit name; PID 1 is asked, not files", argv[i]);
-                        goto finish;
+                        return EXIT_ERROR;
                 }
                 if (strv_extend(&units, argv[i]) < 0)
-                        goto oom;
+                        return log_oom(), EXIT_ERROR;
         }
         if (a.host && a.machine) {
                 log_error("drift: give --host or --machine, not both");
-                goto finish;
+                return EXIT_ERROR;
         }
         rootdir = ctx->root ?: "/";
         r = root_open(rootdir, &root);
         if (r < 0) {
-                log_error("drift: --root=%s: %s", rootdir, strerror(-r));
-                goto finish;
+                log_error_errno(r, "drift: --root=%s", rootdir);
+                return EXIT_ERROR;
         }
 
         t = (BusTarget) { .host = a.host, .machine = a.machine };
         r = bus_open_target(&t, &bus);
         if (r < 0) {
-                log_error("drift: cannot connect to %s: %s", bus_target_describe(&t, tbuf), strerror(-r));
-                goto finish;
+                log_error_errno(r, "drift: cannot connect to %s", bus_target_describe(&t, tbuf));
+                return EXIT_ERROR;
         }
         r = live_load_manager(bus, NULL, &s, &error);
         if (r >= 0)
@@ -202,28 +199,28 @@ int verb_drift(int argc, char *argv[], Context *ctx) {
                 r = live_load_units(bus, NULL, s, units, &diags, &error);
         if (r < 0) {
                 log_error("drift: %s: %s", bus_target_describe(&t, tbuf), bus_error_describe(&error, r, ebuf));
-                goto finish;
+                return EXIT_ERROR;
         }
         if (s->manager.version_major == 0) {
                 log_error("drift: the manager's version \"%s\" has no major number", strna(s->manager.version));
-                goto finish;
+                return EXIT_ERROR;
         }
 
         r = context_check_version(ctx, s->manager.version_major, VERSION_FROM_LIVE, "the running systemd", &vc);
         if (r < 0)
-                goto finish;
+                return EXIT_ERROR;
         nearest = version_choice_note(&vc);
         if (version_choice_nearest(&vc) && !nearest)
-                goto oom;
+                return log_oom(), EXIT_ERROR;
         r = cli_load_rules(&rules, &diags);
         if (r < 0)
-                goto finish;
+                return EXIT_ERROR;
         distro = root_distro(root);
         if (live_mount_points(s, &mounted) < 0)
-                goto oom;
+                return log_oom(), EXIT_ERROR;
         r = root_mount_table(root, &table);
         if (r == -ENOMEM)
-                goto oom;
+                return log_oom(), EXIT_ERROR;
         if (r < 0)
                 (void) diag_add(&diags, DIAG_NOTICE, NULL, 0,
                                 "%s/proc/1/mountinfo: %s; file system types of mounts without a file "
@@ -242,26 +239,26 @@ int verb_drift(int argc, char *argv[], Context *ctx) {
                       rules, &model, &diags);
         if (r < 0) {
                 diag_list_print(&diags, stderr, DIAG_WARNING);
-                log_error("drift: cannot set up the model: %s", strerror(-r));
-                goto finish;
+                log_error_errno(r, "drift: cannot set up the model");
+                return EXIT_ERROR;
         }
         /* every unit PID 1 has loaded, so that the inverse lists of the units compared are complete */
         for (size_t i = 0; i < s->n_units; i++) {
                 r = model_add(model, s->units[i]->id, NULL);
                 if (r == -ENOMEM)
-                        goto oom;
+                        return log_oom(), EXIT_ERROR;
                 if (r < 0)
                         (void) diag_add(&diags, DIAG_NOTICE, NULL, 0, "%s: the model cannot load it: %s",
                                         s->units[i]->id, strerror(-r));
         }
         r = model_finish(model);
         if (r < 0) {
-                log_error("drift: cannot build the graph: %s", strerror(-r));
-                goto finish;
+                log_error_errno(r, "drift: cannot build the graph");
+                return EXIT_ERROR;
         }
         r = drift_compare(s, model, units, &d);
         if (r < 0)
-                goto oom;
+                return log_oom(), EXIT_ERROR;
 
         if (ctx->format == FORMAT_JSON)
                 print_json(&d, s, model, rootdir, &vc);
@@ -277,14 +274,6 @@ int verb_drift(int argc, char *argv[], Context *ctx) {
                         d.n_facts, d.n_items);
         }
         if (fflush(stdout) != 0)
-                goto finish;
-        ret = d.n_items > 0 ? EXIT_FINDINGS : EXIT_CLEAN;
-        goto finish;
-oom:
-        log_error("out of memory");
-finish:
-        drift_done(&d);
-        mount_table_done(&table);
-        live_args_done(&a);
-        return ret;
+                return EXIT_ERROR;
+        return d.n_items > 0 ? EXIT_FINDINGS : EXIT_CLEAN;
 }

@@ -12,6 +12,7 @@
 #include "basic/unit-name.h"
 #include "fix/fix-search.h"
 #include "load/version.h"
+#include "report/json-header.h"
 #include "verbs.h"
 
 static const char fix_help[] =
@@ -121,7 +122,7 @@ static int add_path(FixUnits *u, const char *arg) {
         int r;
 
         if (stat(arg, &st) < 0) {
-                log_error("%s: %s", arg, strerror(errno));
+                log_error_errno(errno, "%s", arg);
                 return -errno;
         }
         r = lint_collect_path(arg, &st, &u->names, &u->extra, &files);
@@ -461,6 +462,110 @@ static int write_result(const FixUnit *u, const FixResult *r, const Root *root) 
         return atomic_write_in_subdir(dfd, sub, FIX_DROPIN_NAME, c->text, strlen(c->text), 0755, 0644);
 }
 
+/* The targets a fix is judged for, and the lint of the units as they are for each. */
+typedef struct FixJudged {
+        FixTarget *targets;
+        size_t n_targets;
+        LintRun **baselines; /* n_targets of them, or NULL */
+} FixJudged;
+
+static void fix_judged_done(FixJudged *j) {
+        for (size_t t = 0; t < j->n_targets; t++) {
+                if (j->baselines)
+                        lint_run_free(j->baselines[t]);
+                fix_target_done(&j->targets[t]);
+        }
+        free(j->baselines);
+        free(j->targets);
+}
+
+/* The PATHs and (with a root) unit names given, into units. Returns 0, or a negative errno after saying why. */
+static int add_args(FixUnits *units, const Root *root, char * const *args, int n) {
+        for (int i = 0; i < n; i++) {
+                int r;
+
+                if (strchr(args[i], '/') || access(args[i], F_OK) >= 0)
+                        r = add_path(units, args[i]);
+                else if (!root) {
+                        log_error("%s: no such file; a unit name needs --root=DIR", args[i]);
+                        r = -ENOENT;
+                } else if (!unit_name_is_valid(args[i], UNIT_NAME_ANY)) {
+                        log_error("%s: not a unit name", args[i]);
+                        r = -EINVAL;
+                } else {
+                        _cleanup_(freep) char *name = NULL;
+                        r = lint_unit_name(args[i], &name);
+                        if (r >= 0)
+                                r = units_add(units, name, args[i], NULL, true);
+                }
+                if (r == -ENOMEM)
+                        log_oom();
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* The units as they are, linted for every target of j into j->baselines (allocated here). Returns 0, or a
+ * negative errno after saying why (a unit the target cannot load included). */
+static int lint_baselines(FixJudged *j, const Root *root, const Rules *rules, const FixUnits *units,
+                          const char *transaction, DiagList *diags) {
+        int r;
+
+        j->baselines = calloc(j->n_targets + 1, sizeof(LintRun *));
+        if (!j->baselines)
+                return log_oom();
+        for (size_t t = 0; t < j->n_targets; t++) {
+                char buf[32];
+                FeatureSet fs;
+
+                r = rules_feature_set(rules, j->targets[t].version, &fs);
+                if (r >= 0)
+                        r = lint_generate(root, &fs, &j->targets[t].generator_dir, diags);
+                if (r < 0)
+                        return log_error_errno(r, "cannot write the generated units");
+                LintRunOptions o = {
+                        .root = root,
+                        .extra_dirs = units->extra,
+                        .version = j->targets[t].version,
+                        .distro = j->targets[t].distro,
+                        .profile = j->targets[t].profile,
+                        .generator_dir = j->targets[t].generator_dir,
+                        .anchor = transaction,
+                        .anchor_given = !!transaction,
+                        .names = units->names,
+                };
+                r = lint_run(&o, rules, &j->baselines[t], diags);
+                if (r < 0) {
+                        diag_list_print(diags, stderr, DIAG_ERROR);
+                        return log_error_errno(r, "cannot lint for %s", fix_target_label(&j->targets[t], buf));
+                }
+                STRV_FOREACH(e, j->baselines[t]->load_errors)
+                        log_error("%s", *e);
+                if (j->baselines[t]->input_error)
+                        return -ENOENT;
+        }
+        return 0;
+}
+
+/* The JSON report up to its "fixes" array, left open for print_json(). */
+static void print_json_begin(JsonWriter *w, const FixJudged *j) {
+        json_init(w, stdout, false);
+        report_json_begin(w, NULL);
+        json_key(w, "systemd");
+        json_begin_array(w);
+        for (size_t t = 0; t < j->n_targets; t++)
+                json_uint(w, j->targets[t].version);
+        json_end_array(w);
+        json_key(w, "targets");
+        json_begin_array(w);
+        for (size_t t = 0; t < j->n_targets; t++)
+                json_string(w, j->targets[t].name);
+        json_end_array(w);
+        json_key(w, "fixes");
+        json_begin_array(w);
+}
+
 int verb_fix(int argc, char *argv[], Context *ctx) {
         static const OutputFormat formats[] = { FORMAT_TEXT, FORMAT_JSON, _FORMAT_INVALID };
         static const struct option options[] = {
@@ -475,14 +580,12 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
         _cleanup_(diag_list_done) DiagList diags = {};
         _cleanup_(fix_units_done) FixUnits units = {};
         _cleanup_(freep) char *profile = NULL;
-        _cleanup_(freep) FixTarget *targets = NULL;
-        _cleanup_(freep) LintRun **baselines = NULL;
+        _cleanup_(fix_judged_done) FixJudged j = {};
         _cleanup_(freep) char *transaction = NULL;
-        size_t n_targets = 0;
         FixArgs args = {};
         JsonWriter w;
         bool proposed = false, failed = false;
-        int r, first, ret = EXIT_ERROR;
+        int r, first;
 
         r = cli_parse(argc, argv, ctx, options, NULL, fix_option, &args, fix_help, &first);
         transaction = args.transaction;
@@ -502,96 +605,32 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
         r = cli_load_rules(&rules, &diags);
         if (r < 0)
                 return EXIT_ERROR;
-        for (int i = first; i < argc; i++) {
-                if (strchr(argv[i], '/') || access(argv[i], F_OK) >= 0)
-                        r = add_path(&units, argv[i]);
-                else if (!root) {
-                        log_error("%s: no such file; a unit name needs --root=DIR", argv[i]);
-                        r = -ENOENT;
-                } else if (!unit_name_is_valid(argv[i], UNIT_NAME_ANY)) {
-                        log_error("%s: not a unit name", argv[i]);
-                        r = -EINVAL;
-                } else {
-                        _cleanup_(freep) char *name = NULL;
-                        r = lint_unit_name(argv[i], &name);
-                        if (r >= 0)
-                                r = units_add(&units, name, argv[i], NULL, true);
-                }
-                if (r < 0)
-                        return EXIT_ERROR;
-        }
-        r = resolve_targets(ctx, root, rules, args.profile, &targets, &n_targets);
+        r = add_args(&units, root, argv + first, argc - first);
         if (r < 0)
-                goto finish;
-        baselines = calloc(n_targets + 1, sizeof(LintRun *));
-        if (!baselines)
-                goto finish;
+                return EXIT_ERROR;
+        r = resolve_targets(ctx, root, rules, args.profile, &j.targets, &j.n_targets);
+        if (r == -ENOMEM)
+                log_oom();
+        if (r < 0)
+                return EXIT_ERROR;
+        r = lint_baselines(&j, root, rules, &units, transaction, &diags);
+        if (r < 0)
+                return EXIT_ERROR;
 
-        /* the units as they are, for every target */
-        for (size_t t = 0; t < n_targets; t++) {
-                char buf[32];
-                FeatureSet fs;
-                r = rules_feature_set(rules, targets[t].version, &fs);
-                if (r >= 0)
-                        r = lint_generate(root, &fs, &targets[t].generator_dir, &diags);
-                if (r < 0) {
-                        log_error("cannot write the generated units: %s", strerror(-r));
-                        goto finish;
-                }
-                LintRunOptions o = {
-                        .root = root,
-                        .extra_dirs = units.extra,
-                        .version = targets[t].version,
-                        .distro = targets[t].distro,
-                        .profile = targets[t].profile,
-                        .generator_dir = targets[t].generator_dir,
-                        .anchor = transaction,
-                        .anchor_given = !!transaction,
-                        .names = units.names,
-                };
-                r = lint_run(&o, rules, &baselines[t], &diags);
-                if (r < 0) {
-                        diag_list_print(&diags, stderr, DIAG_ERROR);
-                        log_error("cannot lint for %s: %s", fix_target_label(&targets[t], buf),
-                                  strerror(-r));
-                        goto finish;
-                }
-                STRV_FOREACH(e, baselines[t]->load_errors)
-                log_error("%s", *e);
-                if (baselines[t]->input_error)
-                        goto finish;
-        }
-
-        if (ctx->format == FORMAT_JSON) {
-                json_init(&w, stdout, false);
-                json_begin_object(&w);
-                json_kv_string(&w, "tool", "bootrace");
-                json_kv_string(&w, "version", PACKAGE_VERSION);
-                json_key(&w, "systemd");
-                json_begin_array(&w);
-                for (size_t t = 0; t < n_targets; t++)
-                        json_uint(&w, targets[t].version);
-                json_end_array(&w);
-                json_key(&w, "targets");
-                json_begin_array(&w);
-                for (size_t t = 0; t < n_targets; t++)
-                        json_string(&w, targets[t].name);
-                json_end_array(&w);
-                json_key(&w, "fixes");
-                json_begin_array(&w);
-        }
+        if (ctx->format == FORMAT_JSON)
+                print_json_begin(&w, &j);
         FixRequest req = {
                 .root = root,
                 .extra_dirs = units.extra,
                 .names = units.names,
                 .anchor = transaction,
-                .targets = targets,
-                .n_targets = n_targets,
-                .baselines = baselines,
+                .targets = j.targets,
+                .n_targets = j.n_targets,
+                .baselines = j.baselines,
         };
         for (size_t i = 0; i < units.n; i++) {
                 FixUnit *u = &units.items[i];
-                const ModelUnit *mu = model_get(baselines[0]->model, u->name);
+                const ModelUnit *mu = model_get(j.baselines[0]->model, u->name);
                 _cleanup_(fix_result_freep) FixResult *res = NULL;
                 _cleanup_(freep) char *file = NULL, *diff = NULL, *dropin_path = NULL;
                 bool wrote = false;
@@ -612,28 +651,28 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                         free(u->display);
                         u->display = strdup(mu->unit->fragment_path);
                         if (!u->display)
-                                goto finish;
+                                return log_oom(), EXIT_ERROR;
                         if (args.dropin &&
                             asprintf_safe(&dropin_path, "%s/etc/systemd/system/%s.d/%s",
                                           streq(root->path, "/") ? "" : root->path,
                                           path_basename(mu->unit->fragment_path), FIX_DROPIN_NAME) < 0)
-                                goto finish;
+                                return log_oom(), EXIT_ERROR;
                 }
                 /* by its main name: an alias given leads to the unit the findings are about */
                 r = fix_search(&req, rules, mu->unit->id, mu->unit->fragment_path, args.dropin, dropin_path,
                                &res, &diags);
                 if (r < 0) {
                         diag_list_print(&diags, stderr, DIAG_ERROR);
-                        log_error("%s: the search for a repair failed: %s", u->display, strerror(-r));
-                        goto finish;
+                        log_error_errno(r, "%s: the search for a repair failed", u->display);
+                        return EXIT_ERROR;
                 }
                 if (res->n_findings == 0) {
                         if (!ctx->quiet) {
                                 char buf[32];
                                 fprintf(stderr, "bootrace: %s: nothing to fix for", u->display);
-                                for (size_t t = 0; t < n_targets; t++)
+                                for (size_t t = 0; t < j.n_targets; t++)
                                         fprintf(stderr, "%s %s", t ? "," : "",
-                                                fix_target_label(&targets[t], buf));
+                                                fix_target_label(&j.targets[t], buf));
                                 fputc('\n', stderr);
                         }
                         continue;
@@ -641,12 +680,12 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                 proposed = true;
                 file = display_file(u, res, root);
                 if (!file)
-                        goto finish;
+                        return log_oom(), EXIT_ERROR;
                 if (res->chosen) {
                         r = fix_result_diff(res, file, &diff);
                         if (r < 0) {
-                                log_error("%s: cannot make the diff: %s", file, strerror(-r));
-                                goto finish;
+                                log_error_errno(r, "%s: cannot make the diff", file);
+                                return EXIT_ERROR;
                         }
                 }
                 if (res->chosen && args.write) {
@@ -661,7 +700,7 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                 if (ctx->format == FORMAT_JSON)
                         print_json(&w, u, res, file, diff, wrote);
                 else
-                        print_text(u, res, file, diff, wrote, ctx->quiet, targets, n_targets);
+                        print_text(u, res, file, diff, wrote, ctx->quiet, j.targets, j.n_targets);
         }
         if (ctx->format == FORMAT_JSON) {
                 json_end_array(&w);
@@ -675,12 +714,5 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                                 DiagList one = { .items = &diags.items[i], .n = 1 };
                                 diag_list_print(&one, stderr, DIAG_ERROR);
                         }
-        ret = failed || ferror(stdout) ? EXIT_ERROR : proposed ? EXIT_FINDINGS : EXIT_CLEAN;
-finish:
-        for (size_t t = 0; t < n_targets; t++) {
-                if (baselines)
-                        lint_run_free(baselines[t]);
-                fix_target_done(&targets[t]);
-        }
-        return ret;
+        return failed || ferror(stdout) ? EXIT_ERROR : proposed ? EXIT_FINDINGS : EXIT_CLEAN;
 }

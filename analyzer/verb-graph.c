@@ -12,6 +12,7 @@
 #include "model/model.h"
 #include "model/transaction.h"
 #include "report/graph-report.h"
+#include "report/json-header.h"
 #include "report/report.h"
 #include "verb-live.h"
 #include "verbs.h"
@@ -182,9 +183,7 @@ static void print_json(const Model *m, const Context *ctx, const VersionChoice *
         JsonWriter w;
 
         json_init(&w, stdout, false);
-        json_begin_object(&w);
-        json_kv_string(&w, "tool", "bootrace");
-        json_kv_string(&w, "version", PACKAGE_VERSION);
+        report_json_begin(&w, NULL);
         json_kv_uint(&w, "systemd", model_version(m));
         json_kv_string(&w, "systemd_from", version_source_to_string(vc->source));
         report_json_nearest_model(&w, vc);
@@ -263,7 +262,7 @@ static int path_arg(const char *arg, char **ret_name, char ***dirs) {
         int r;
 
         if (stat(arg, &st) < 0) {
-                log_error("%s: %s", arg, strerror(errno));
+                log_error_errno(errno, "%s", arg);
                 return -errno;
         }
         r = unit_name_split_file_path(arg, &dir, &name);
@@ -300,9 +299,7 @@ static int print_cycles(const Model *m, const Rules *rules, const Context *ctx, 
                 return EXIT_ERROR;
         if (ctx->format == FORMAT_JSON) {
                 json_init(&w, stdout, false);
-                json_begin_object(&w);
-                json_kv_string(&w, "tool", "bootrace");
-                json_kv_string(&w, "version", PACKAGE_VERSION);
+                report_json_begin(&w, NULL);
                 json_kv_uint(&w, "systemd", model_version(m));
                 report_json_nearest_model(&w, vc);
                 json_kv_string(&w, "transaction", anchor);
@@ -461,7 +458,7 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
                 if (r >= 0)
                         r = lint_generate(root, &fs, &generated, &diags);
                 if (r < 0) {
-                        log_error("cannot write the generated units: %s", strerror(-r));
+                        log_error_errno(r, "cannot write the generated units");
                         goto finish;
                 }
         }
@@ -478,7 +475,7 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
                       rules, &model, &diags);
         if (r < 0) {
                 diag_list_print(&diags, stderr, DIAG_WARNING);
-                log_error("cannot set up the model: %s", strerror(-r));
+                log_error_errno(r, "cannot set up the model");
                 goto finish;
         }
         whole_tree = !names;
@@ -500,7 +497,7 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
                 goto finish;
         r = model_prefetch(model, strv_length(names));
         if (r < 0)
-                log_warning("loading on one thread: %s", strerror(-r)); /* slower, the same result */
+                log_warning_errno(r, "loading on one thread"); /* slower, the same result */
         for (size_t i = 0, ahead = 0, n_names = strv_length(names); i < n_names; i++) {
                 const char *n = names[i];
                 ModelUnit *mu = NULL;
@@ -510,7 +507,7 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
                 if (r >= 0 && a.cycles && mu && mu->unit->from_extra_dir && lint_enable_by_install(model, mu) < 0)
                         goto finish;
                 if (r < 0) {
-                        log_error("%s: cannot load: %s", n, strerror(-r));
+                        log_error_errno(r, "%s: cannot load", n);
                         goto finish;
                 }
         }
@@ -523,7 +520,7 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         }
         r = model_finish(model);
         if (r < 0) {
-                log_error("cannot build the graph: %s", strerror(-r));
+                log_error_errno(r, "cannot build the graph");
                 goto finish;
         }
         if (a.cycles) {

@@ -85,7 +85,7 @@ static int connect_live(const LiveArgs *a, const char *verb, sd_bus **ret_bus, L
         }
         r = bus_open_target(&t, &bus);
         if (r < 0) {
-                log_error("%s: cannot connect to %s: %s", verb, bus_target_describe(&t, tbuf), strerror(-r));
+                log_error_errno(r, "%s: cannot connect to %s", verb, bus_target_describe(&t, tbuf));
                 return r;
         }
         r = live_load_manager(bus, NULL, ret, &error);
@@ -227,7 +227,7 @@ int verb_chain_live(const LiveArgs *a, const char *unit, Context *ctx) {
                 return EXIT_ERROR;
         }
         if (r < 0) {
-                log_error("chain: %s", strerror(-r));
+                log_error_errno(r, "chain");
                 return EXIT_ERROR;
         }
         if (ctx->format == FORMAT_JSON)

@@ -17,6 +17,7 @@
 #include "load/loader.h"
 #include "load/unit-settings.h"
 #include "load/version.h"
+#include "report/json-header.h"
 #include "rules/rules.h"
 #include "verbs.h"
 
@@ -214,7 +215,7 @@ static int like_props(const Context *ctx, const char *like, unsigned version, Tr
                         return log_error("out of memory"), -ENOMEM;
                 dir = realpath(d, NULL);
                 if (!dir) {
-                        log_error("probe: --like=%s: %s", like, strerror(errno));
+                        log_error_errno(errno, "probe: --like=%s", like);
                         return -errno;
                 }
                 if (strv_extend(&extra, dir) < 0)
@@ -227,7 +228,7 @@ static int like_props(const Context *ctx, const char *like, unsigned version, Tr
         }
         r = root_open(ctx->root ?: "/", &root);
         if (r < 0) {
-                log_error("probe: --root=%s: %s", strna(ctx->root), strerror(-r));
+                log_error_errno(r, "probe: --root=%s", strna(ctx->root));
                 return r;
         }
         r = rules_load(NULL, &rules, &diags);
@@ -247,7 +248,7 @@ static int like_props(const Context *ctx, const char *like, unsigned version, Tr
                 r = loader_load(loader, name, &u, &diags);
         if (r < 0) {
                 diag_list_print(&diags, stderr, DIAG_WARNING);
-                log_error("probe: --like=%s: cannot load: %s", like, strerror(-r));
+                log_error_errno(r, "probe: --like=%s: cannot load", like);
                 return r;
         }
         if (u->load_state != LOAD_LOADED) {
@@ -327,9 +328,7 @@ static void print_json(const char *unit, const char *like, const char *fragment,
         JsonWriter w;
 
         json_init(&w, stdout, false);
-        json_begin_object(&w);
-        json_kv_string(&w, "tool", "bootrace");
-        json_kv_string(&w, "version", PACKAGE_VERSION);
+        report_json_begin(&w, NULL);
         json_kv_string(&w, "unit", unit);
         json_kv_string(&w, "like", like);
         json_kv_string(&w, "like_fragment", fragment);
@@ -399,33 +398,31 @@ int verb_probe(int argc, char *argv[], Context *ctx) {
         _cleanup_(invocation_log_done) InvocationLog log = {};
         _cleanup_(strv_freep) char **not_applied = NULL, **cmd = NULL;
         _cleanup_(freep) char *unit = NULL, *fragment = NULL, *description = NULL, *exe = NULL, *note = NULL;
-        ProbeArgs a = { .timeout = 30 * USEC_PER_SEC, .journal_lines = 50 };
+        _cleanup_(probe_args_done) ProbeArgs a = { .timeout = 30 * USEC_PER_SEC, .journal_lines = 50 };
         struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
         char tbuf[256], ebuf[512];
         unsigned version = 0;
-        int optind_, r, ret = EXIT_ERROR;
+        int optind_, r;
 
         r = cli_parse(argc, argv, ctx, options, "p:D:H:M:", handle, &a, help, &optind_);
-        if (r != 0) {
-                ret = r > 0 ? EXIT_CLEAN : EXIT_ERROR;
-                goto finish;
-        }
+        if (r != 0)
+                return r > 0 ? EXIT_CLEAN : EXIT_ERROR;
         if (cli_check_format(ctx, "probe", formats) < 0)
-                goto finish;
+                return EXIT_ERROR;
         if (a.host && a.machine) {
                 log_error("probe: give --host or --machine, not both");
-                goto finish;
+                return EXIT_ERROR;
         }
 
         /* the command */
         cmd = strv_copy(optind_ < argc ? argv + optind_ : default_cmd);
         if (!cmd)
-                goto oom;
+                return log_oom(), EXIT_ERROR;
         r = resolve_command(ctx->root, cmd[0], &exe);
         if (r < 0) {
                 log_error("probe: %s: %s", cmd[0],
                           r == -ENOENT ? "not found (give an absolute path)" : "give an absolute path");
-                goto finish;
+                return EXIT_ERROR;
         }
         free(cmd[0]);
         cmd[0] = TAKE_PTR(exe);
@@ -433,9 +430,8 @@ int verb_probe(int argc, char *argv[], Context *ctx) {
         BusTarget target = { .host = a.host, .machine = a.machine };
         r = bus_open_target(&target, &bus);
         if (r < 0) {
-                log_error("probe: cannot connect to %s: %s", bus_target_describe(&target, tbuf),
-                          strerror(-r));
-                goto finish;
+                log_error_errno(r, "probe: cannot connect to %s", bus_target_describe(&target, tbuf));
+                return EXIT_ERROR;
         }
         r = live_load_manager(
                 bus, &(LiveOptions){ .deadline = deadline_after(MIN(a.timeout, 10 * USEC_PER_SEC)) }, &mgr,
@@ -443,7 +439,7 @@ int verb_probe(int argc, char *argv[], Context *ctx) {
         if (r < 0) {
                 log_error("probe: cannot talk to systemd on %s: %s", bus_target_describe(&target, tbuf),
                           bus_error_describe(&error, r, ebuf));
-                goto finish;
+                return EXIT_ERROR;
         }
         if (a.like) {
                 /* the version only says how to read the --like unit's settings */
@@ -452,39 +448,39 @@ int verb_probe(int argc, char *argv[], Context *ctx) {
                 if (ctx->systemd || ctx->target) {
                         _cleanup_(root_freep) Root *root = NULL;
                         if (root_open(ctx->root ?: "/", &root) < 0 || context_resolve_version(ctx, root, &vc) < 0)
-                                goto finish;
+                                return EXIT_ERROR;
                 } else if (context_check_version(ctx, mgr->manager.version_major, VERSION_FROM_LIVE,
                                                  "the running systemd", &vc) < 0)
-                        goto finish;
+                        return EXIT_ERROR;
                 version = vc.version;
                 nearest = version_choice_note(&vc);
                 if (nearest)
                         log_warning("probe: --like=%s %s", a.like, nearest);
                 r = like_props(ctx, a.like, version, &props, &not_applied, &fragment);
                 if (r < 0)
-                        goto finish;
+                        return EXIT_ERROR;
         }
         STRV_FOREACH(p, a.assignments) {
                 const char *err = NULL;
                 r = probe_props_assign(&props, *p, &err);
                 if (r == -ENOMEM)
-                        goto oom;
+                        return log_oom(), EXIT_ERROR;
                 if (r < 0) {
                         log_error("probe: -p %s: %s", *p, err);
-                        goto finish;
+                        return EXIT_ERROR;
                 }
         }
         if (a.unit)
                 unit = strdup(a.unit);
         else if (random_unit_name(&unit) < 0)
-                goto oom;
+                return log_oom(), EXIT_ERROR;
         if (!unit)
-                goto oom;
+                return log_oom(), EXIT_ERROR;
         if (asprintf_safe(&description, "bootrace probe%s%s", a.like ? " like " : "", strempty(a.like)) < 0)
-                goto oom;
+                return log_oom(), EXIT_ERROR;
         r = probe_props_frame(&props, description, cmd);
         if (r < 0)
-                goto oom;
+                return log_oom(), EXIT_ERROR;
 
         /* SIGINT/SIGTERM end the wait (EINTR), and the unit is cleaned up: no SA_RESTART */
         sigemptyset(&sa.sa_mask);
@@ -500,7 +496,7 @@ int verb_probe(int argc, char *argv[], Context *ctx) {
         (void) sigaction(SIGINT, &old_int, NULL);
         (void) sigaction(SIGTERM, &old_term, NULL);
         if (r < 0)
-                goto oom;
+                return log_oom(), EXIT_ERROR;
 
         if (a.journal_lines == 0)
                 ;
@@ -527,18 +523,10 @@ int verb_probe(int argc, char *argv[], Context *ctx) {
         fflush(stdout);
         switch (transient_verdict(&res)) {
         case VERDICT_DONE:
-                ret = EXIT_CLEAN;
-                break;
+                return EXIT_CLEAN;
         case VERDICT_FAILED:
-                ret = EXIT_FINDINGS;
-                break;
+                return EXIT_FINDINGS;
         default:
-                ret = EXIT_ERROR;
+                return EXIT_ERROR;
         }
-        goto finish;
-oom:
-        log_error("out of memory");
-finish:
-        probe_args_done(&a);
-        return ret;
 }

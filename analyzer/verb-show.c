@@ -13,6 +13,7 @@
 #include "load/version.h"
 #include "model/model.h"
 #include "report/graph-report.h"
+#include "report/json-header.h"
 #include "report/report.h"
 #include "rules/rules.h"
 #include "verb-live.h"
@@ -346,7 +347,7 @@ static int parse_path_arg(const char *arg, ShowArg *ret) {
         int r;
 
         if (stat(arg, &st) < 0) {
-                log_error("%s: %s", arg, strerror(errno));
+                log_error_errno(errno, "%s", arg);
                 return -errno;
         }
         if (S_ISDIR(st.st_mode)) {
@@ -396,7 +397,7 @@ int verb_show(int argc, char *argv[], Context *ctx) {
 
         r = root_open(ctx->root ?: "/", &root);
         if (r < 0) {
-                log_error("--root=%s: %s", ctx->root, strerror(-r));
+                log_error_errno(r, "--root=%s", ctx->root);
                 return EXIT_ERROR;
         }
         r = context_resolve_version(ctx, root, &vc);
@@ -440,7 +441,7 @@ int verb_show(int argc, char *argv[], Context *ctx) {
                        &diags);
         if (r < 0) {
                 diag_list_print(&diags, stderr, DIAG_WARNING);
-                log_error("cannot read the unit search path: %s", strerror(-r));
+                log_error_errno(r, "cannot read the unit search path");
                 goto fail;
         }
 
@@ -458,9 +459,7 @@ int verb_show(int argc, char *argv[], Context *ctx) {
 
         if (ctx->format == FORMAT_JSON) {
                 json_init(&w, stdout, false);
-                json_begin_object(&w);
-                json_kv_string(&w, "tool", "bootrace");
-                json_kv_string(&w, "version", PACKAGE_VERSION);
+                report_json_begin(&w, NULL);
                 json_kv_uint(&w, "systemd", version);
                 json_kv_string(&w, "systemd_from", version_source_to_string(vc.source));
                 report_json_nearest_model(&w, &vc);
@@ -477,7 +476,7 @@ int verb_show(int argc, char *argv[], Context *ctx) {
 
                 r = loader_load(loader, args[i].name, &u, &diags);
                 if (r < 0) {
-                        log_error("%s: cannot load: %s", args[i].name, strerror(-r));
+                        log_error_errno(r, "%s: cannot load", args[i].name);
                         bad = true;
                         continue;
                 }

@@ -93,6 +93,12 @@ typedef struct StatsArgs {
         bool signatures_set;
 } StatsArgs;
 
+static void stats_args_done(StatsArgs *a) {
+        journal_source_spec_done(&a->spec);
+        journal_source_spec_done(&a->baseline);
+        stats_options_done(&a->o);
+}
+
 static int parse_unsigned(const char *opt, const char *arg, unsigned *ret) {
         if (safe_atou(arg, ret) < 0) {
                 log_error("stats: %s=%s: expected a number", opt, arg);
@@ -275,14 +281,14 @@ static int load(StatsSample *s, const char *label, const JournalSourceSpec *spec
                 log_error("stats: %s: no readable journal entries there (journal files are *.journal; convert an "
                           "export with systemd-journal-remote)", strna(what));
         else if (r == -ENOENT || r == -ENOTDIR || r == -EISDIR)
-                log_error("stats: %s: %s", strna(what), strerror(-r));
+                log_error_errno(r, "stats: %s", strna(what));
         else if (r < 0)
-                log_error("stats: %s: cannot read the journal: %s", strna(what), strerror(-r));
+                log_error_errno(r, "stats: %s: cannot read the journal", strna(what));
         if (r < 0)
                 return r;
         r = stats_sample_count(s, boots_started, o);
         if (r < 0)
-                log_error("stats: %s: %s", strna(what), strerror(-r));
+                log_error_errno(r, "stats: %s", strna(what));
         return r;
 }
 
@@ -293,55 +299,45 @@ int verb_stats(int argc, char *argv[], Context *ctx) {
         _cleanup_(rules_freep) Rules *rules = NULL;
         _cleanup_(journal_decoder_freep) JournalDecoder *decoder = NULL;
         _cleanup_(diag_list_done) DiagList diags = {};
-        StatsArgs a = { .o = { .not_run_is_failure = true, .alpha = 0.05 } };
+        _cleanup_(stats_args_done) StatsArgs a = { .o = { .not_run_is_failure = true, .alpha = 0.05 } };
         bool show_progress;
-        int optind_, r, ret = EXIT_ERROR;
+        int optind_, r, ret;
 
         a.o.output_signatures = strv_copy((char *[]) { (char *) "Read-only file system", NULL });
-        if (!a.o.output_signatures) {
-                log_error("out of memory");
-                return EXIT_ERROR;
-        }
+        if (!a.o.output_signatures)
+                return log_oom(), EXIT_ERROR;
         r = cli_parse(argc, argv, ctx, options, "D:u:", handle, &a, help, &optind_);
-        if (r != 0) {
-                ret = r > 0 ? EXIT_CLEAN : EXIT_ERROR;
-                goto finish;
-        }
+        if (r != 0)
+                return r > 0 ? EXIT_CLEAN : EXIT_ERROR;
         if (optind_ < argc) {
                 log_error("stats: unexpected argument '%s' (units are given with --unit=)", argv[optind_]);
-                goto finish;
+                return EXIT_ERROR;
         }
         if (cli_check_format(ctx, "stats", formats) < 0)
-                goto finish;
-        if (ctx->root && !a.spec.directory && !a.spec.files && !(a.spec.root = strdup(ctx->root))) {
-                log_error("out of memory");
-                goto finish;
-        }
+                return EXIT_ERROR;
+        if (ctx->root && !a.spec.directory && !a.spec.files && !(a.spec.root = strdup(ctx->root)))
+                return log_oom(), EXIT_ERROR;
         if ((a.spec.directory != NULL) + (a.spec.files != NULL) + (a.spec.root != NULL) > 1 ||
             (a.baseline.directory != NULL) + (a.baseline.files != NULL) + (a.baseline.root != NULL) > 1) {
                 log_error("stats: name the journals one way: -D DIR, --file=FILE... or --root=DIR");
-                goto finish;
+                return EXIT_ERROR;
         }
         if (!a.o.anchors) {
                 for (const char * const *x = stats_default_anchors; *x; x++)
-                        if (strv_extend(&a.o.anchors, *x) < 0) {
-                                log_error("out of memory");
-                                goto finish;
-                        }
+                        if (strv_extend(&a.o.anchors, *x) < 0)
+                                return log_oom(), EXIT_ERROR;
         } else
                 for (const char * const *x = stats_default_anchors; *x; x++)
-                        if (strv_extend_unique(&a.o.anchors, *x) < 0) {
-                                log_error("out of memory");
-                                goto finish;
-                        }
+                        if (strv_extend_unique(&a.o.anchors, *x) < 0)
+                                return log_oom(), EXIT_ERROR;
 
         if (cli_load_rules(&rules, &diags) < 0)
-                goto finish;
+                return EXIT_ERROR;
         r = journal_decoder_new(rules, &decoder);
         if (r < 0) {
                 log_error("stats: cannot use the message rules in %s: %s", rules_default_dir(),
                           r == -EBADMSG ? "an event name this bootrace does not know" : strerror(-r));
-                goto finish;
+                return EXIT_ERROR;
         }
         a.o.decoder = decoder;
 
@@ -350,14 +346,14 @@ int verb_stats(int argc, char *argv[], Context *ctx) {
         show_progress = isatty(STDERR_FILENO) && !ctx->quiet;
         if (rep.has_baseline &&
             load(&rep.baseline, "before", &a.baseline, &a.o, a.baseline_boots_started, show_progress) < 0)
-                goto finish;
+                return EXIT_ERROR;
         if (load(&rep.sample, rep.has_baseline ? "after" : "sample", &a.spec, &a.o, a.boots_started,
                  show_progress) < 0)
-                goto finish;
+                return EXIT_ERROR;
         r = stats_report_judge(&rep);
         if (r < 0) {
-                log_error("stats: %s", strerror(-r));
-                goto finish;
+                log_error_errno(r, "stats");
+                return EXIT_ERROR;
         }
 
         if (a.outcomes)
@@ -377,8 +373,8 @@ int verb_stats(int argc, char *argv[], Context *ctx) {
                         r = stats_report_text(&rep, stdout);
                 }
         if (r < 0) {
-                log_error("stats: cannot write the report: %s", strerror(-r));
-                goto finish;
+                log_error_errno(r, "stats: cannot write the report");
+                return EXIT_ERROR;
         }
 
         ret = rep.verdict == VERDICT_PASS ? EXIT_CLEAN : EXIT_FINDINGS;
@@ -391,9 +387,5 @@ int verb_stats(int argc, char *argv[], Context *ctx) {
                             s->source->n_errors == 1 ? "" : "s", strerror(-s->source->first_error));
                 ret = EXIT_ERROR;
         }
-finish:
-        journal_source_spec_done(&a.spec);
-        journal_source_spec_done(&a.baseline);
-        stats_options_done(&a.o);
         return ret;
 }

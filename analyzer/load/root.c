@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* A root (root.h): opening one, on a disk or over an in-memory tree, the cache of listed directories, reading
+ * files, links and directories in it. Resolving paths is root-chase.c's, the in-memory tree mem-tree.c's. */
+
 #include <dirent.h>
-#include <linux/openat2.h>
 #include <sys/syscall.h>
 #include <limits.h>
 #include <fcntl.h>
@@ -8,410 +10,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "basic/hashmap.h"
-#include "load/root.h"
-
-/* Components are appended to a growing absolute path; ".." pops one. */
-static int path_push(char **done, const char *comp, size_t len) {
-        size_t l = strlen(*done);
-        bool root = l == 1;
-        char *n = realloc(*done, l + 1 + len + 1);
-
-        if (!n)
-                return -ENOMEM;
-        *done = n;
-        if (!root)
-                n[l++] = '/';
-        memcpy(n + l, comp, len);
-        n[l + len] = 0;
-        return 0;
-}
-
-/* A symlink met on the way: what is left of the walk becomes its target followed by the rest of todo. Returns 1
- * when the target is absolute (the walk starts again at the root), 0 when it is relative, -ENOMEM. */
-static int splice_symlink(char **todo, size_t *pos, const char *target) {
-        /* no slash added after the last component: that would make it a directory */
-        char *rest = strjoin(target, (*todo)[*pos] ? "/" : "", *todo + *pos);
-
-        if (!rest)
-                return -ENOMEM;
-        free(*todo);
-        *todo = rest;
-        *pos = 0;
-        return target[0] == '/';
-}
-
-/* ---- the in-memory tree */
-
-typedef struct MemNode MemNode;
-struct MemNode {
-        char *name;
-        int type;           /* DT_DIR, DT_REG or DT_LNK */
-        MemNode *parent;    /* NULL for the top */
-        Hashmap children;   /* directories: name -> MemNode */
-        char *data;         /* regular files: the bytes (NUL-terminated) */
-        size_t size;
-        char *target;       /* symlinks */
-        const char *origin; /* interned in MemTree.origins */
-};
-
-struct MemTree {
-        MemNode *top;
-        char **origins;
-        size_t n_entries, bytes;
-};
-
-static MemNode *mem_node_free(MemNode *n) {
-        if (!n)
-                return NULL;
-        HASHMAP_FOREACH_ENTRY(e, &n->children)
-                mem_node_free(e->value);
-        hashmap_done(&n->children);
-        free(n->name);
-        free(n->data);
-        free(n->target);
-        free(n);
-        return NULL;
-}
-
-static MemNode *mem_node_new(const char *name, size_t len, int type, MemNode *parent) {
-        MemNode *n = calloc(1, sizeof(MemNode));
-
-        if (!n)
-                return NULL;
-        n->name = strndup_safe(name, len);
-        if (!n->name)
-                return mfree(n);
-        n->type = type;
-        n->parent = parent;
-        hashmap_init(&n->children);
-        return n;
-}
-
-int mem_tree_new(MemTree **ret) {
-        MemTree *t = calloc(1, sizeof(MemTree));
-
-        if (!t)
-                return -ENOMEM;
-        t->top = mem_node_new("", 0, DT_DIR, NULL);
-        if (!t->top)
-                return free(t), -ENOMEM;
-        *ret = t;
-        return 0;
-}
-
-MemTree *mem_tree_free(MemTree *t) {
-        if (!t)
-                return NULL;
-        mem_node_free(t->top);
-        strv_free(t->origins);
-        free(t);
-        return NULL;
-}
-
-size_t mem_tree_entries(const MemTree *t) {
-        return t->n_entries;
-}
-
-size_t mem_tree_bytes(const MemTree *t) {
-        return t->bytes;
-}
-
-static int intern_origin(MemTree *t, const char *origin, const char **ret) {
-        *ret = NULL;
-        if (!origin)
-                return 0;
-        STRV_FOREACH(o, t->origins)
-                if (streq(*o, origin)) {
-                        *ret = *o;
-                        return 0;
-                }
-        if (strv_extend(&t->origins, origin) < 0)
-                return -ENOMEM;
-        *ret = t->origins[strv_length(t->origins) - 1];
-        return 0;
-}
-
-/* The next component of *p (skipping "/" and "."): its start and length, 0 at the end. */
-static size_t next_component(const char **p) {
-        for (;;) {
-                size_t n;
-                *p += strspn(*p, "/");
-                n = strcspn(*p, "/");
-                if (n == 1 && (*p)[0] == '.') {
-                        *p += 1;
-                        continue;
-                }
-                return n;
-        }
-}
-
-/* next_component() for the walks of root_chase(): the component of todo from *pos on, copied to comp, *pos moved
- * past it; *ret_last: only slashes follow it; *ret_dir: a slash follows it, so it must be a directory (or a
- * symlink to one, followed even when the last component's symlink is not, as the kernel does). Returns its
- * length, 0 when the path is used up, -ENAMETOOLONG. */
-static int take_component(const char *todo, size_t *pos, char comp[static NAME_MAX + 1], bool *ret_last,
-                          bool *ret_dir) {
-        const char *p = todo + *pos;
-        size_t n = next_component(&p);
-
-        if (n == 0)
-                return 0;
-        if (n > NAME_MAX)
-                return -ENAMETOOLONG;
-        memcpy(comp, p, n);
-        comp[n] = 0;
-        *pos = (size_t) (p - todo) + n;
-        *ret_last = todo[*pos + strspn(todo + *pos, "/")] == 0;
-        *ret_dir = todo[*pos] == '/';
-        return (int) n;
-}
-
-static int mem_tree_add(MemTree *t, const char *path, int type, MemNode **ret) {
-        MemNode *cur = t->top;
-        const char *p = path;
-        size_t n;
-
-        n = next_component(&p);
-        if (n == 0)
-                return type == DT_DIR ? (*ret = NULL, 0) : -EINVAL;
-        for (;;) {
-                const char *comp = p;
-                size_t len = n;
-                bool last;
-                MemNode *child;
-                char name[NAME_MAX + 1];
-
-                if (len > NAME_MAX)
-                        return -ENAMETOOLONG;
-                if (len == 2 && comp[0] == '.' && comp[1] == '.')
-                        return -EINVAL;
-                p += len;
-                n = next_component(&p);
-                last = n == 0;
-                memcpy(name, comp, len);
-                name[len] = 0;
-                child = hashmap_get(&cur->children, name);
-                if (child) {
-                        if (last) {
-                                if (child->type == DT_DIR && type == DT_DIR) {
-                                        *ret = NULL;
-                                        return 0;
-                                }
-                                return -EEXIST;
-                        }
-                        if (child->type != DT_DIR)
-                                return -ENOTDIR;
-                        cur = child;
-                        continue;
-                }
-                child = mem_node_new(name, len, last ? type : DT_DIR, cur);
-                if (!child)
-                        return -ENOMEM;
-                if (hashmap_put(&cur->children, child->name, child) < 0) {
-                        mem_node_free(child);
-                        return -ENOMEM;
-                }
-                t->n_entries++;
-                if (last) {
-                        *ret = child;
-                        return 0;
-                }
-                cur = child;
-        }
-}
-
-/* Marks the new node and its parents that have no origin yet with origin. */
-static int mem_tree_set_origin(MemTree *t, MemNode *n, const char *origin) {
-        const char *o;
-        int r = intern_origin(t, origin, &o);
-
-        if (r < 0)
-                return r;
-        for (; n && n != t->top && !n->origin; n = n->parent)
-                n->origin = o;
-        return 0;
-}
-
-int mem_tree_add_dir(MemTree *t, const char *path, const char *origin) {
-        MemNode *n = NULL;
-        int r = mem_tree_add(t, path, DT_DIR, &n);
-
-        if (r < 0 || !n)
-                return r;
-        return mem_tree_set_origin(t, n, origin);
-}
-
-int mem_tree_add_file(MemTree *t, const char *path, const void *data, size_t size, const char *origin) {
-        _cleanup_(freep) char *copy = malloc(size + 1);
-        MemNode *n = NULL;
-        int r;
-
-        if (!copy)
-                return -ENOMEM;
-        if (size > 0)
-                memcpy(copy, data, size);
-        copy[size] = 0;
-        r = mem_tree_add(t, path, DT_REG, &n);
-        if (r < 0)
-                return r;
-        n->data = TAKE_PTR(copy);
-        n->size = size;
-        t->bytes += size;
-        return mem_tree_set_origin(t, n, origin);
-}
-
-int mem_tree_add_symlink(MemTree *t, const char *path, const char *target, const char *origin) {
-        _cleanup_(freep) char *copy = strdup(target);
-        MemNode *n = NULL;
-        int r;
-
-        if (!copy)
-                return -ENOMEM;
-        if (strlen(target) >= PATH_MAX)
-                return -ENAMETOOLONG;
-        r = mem_tree_add(t, path, DT_LNK, &n);
-        if (r < 0)
-                return r;
-        n->target = TAKE_PTR(copy);
-        t->bytes += strlen(target);
-        return mem_tree_set_origin(t, n, origin);
-}
-
-/* The node at an in-tree path, following nothing (display and readlink of an already resolved parent). */
-static const MemNode *mem_lookup(const MemTree *t, const char *path) {
-        const MemNode *cur = t->top;
-        const char *p = path;
-        size_t n;
-
-        while ((n = next_component(&p)) > 0) {
-                char name[NAME_MAX + 1];
-                if (n > NAME_MAX || cur->type != DT_DIR)
-                        return NULL;
-                if (n == 2 && p[0] == '.' && p[1] == '.') {
-                        cur = cur->parent ?: cur;
-                        p += n;
-                        continue;
-                }
-                memcpy(name, p, n);
-                name[n] = 0;
-                cur = hashmap_get(&cur->children, name);
-                if (!cur)
-                        return NULL;
-                p += n;
-        }
-        return cur;
-}
-
-int mem_tree_read(const MemTree *t, const char *path, const char **ret_data, size_t *ret_size) {
-        const MemNode *n = mem_lookup(t, path);
-
-        if (!n)
-                return -ENOENT;
-        if (n->type != DT_REG)
-                return -EBADFD;
-        *ret_data = n->data;
-        *ret_size = n->size;
-        return 0;
-}
-
-/* root_chase() over the tree: the same walk as on a disk, one component at a time. */
-static int mem_chase(const MemTree *t, const char *path, ChaseFlags flags, char **ret_path, const MemNode **ret_node) {
-        _cleanup_(freep) char *done = NULL, *todo = NULL;
-        const MemNode *cur = t->top;
-        unsigned hops = 0;
-        size_t pos = 0;
-        bool missing = false;
-
-        done = strdup("/");
-        todo = strdup(path);
-        if (!done || !todo)
-                return -ENOMEM;
-        for (;;) {
-                char comp[NAME_MAX + 1];
-                const MemNode *child;
-                bool last, dir;
-                int n = take_component(todo, &pos, comp, &last, &dir);
-
-                if (n < 0)
-                        return n;
-                if (n == 0)
-                        break;
-                if (streq(comp, "..")) {
-                        (void) path_cut_last(done);
-                        if (!missing)
-                                cur = cur->parent ?: cur;
-                        else
-                                cur = mem_lookup(t, done);
-                        if (!cur)
-                                return -ENOENT;
-                        missing = false;
-                        continue;
-                }
-                if (missing) {
-                        if (path_push(&done, comp, n) < 0)
-                                return -ENOMEM;
-                        continue;
-                }
-                child = hashmap_get(&cur->children, comp);
-                if (!child) {
-                        if (flags & CHASE_NONEXISTENT) {
-                                missing = true;
-                                if (path_push(&done, comp, n) < 0)
-                                        return -ENOMEM;
-                                continue;
-                        }
-                        return -ENOENT;
-                }
-                if (child->type == DT_LNK && !(last && !dir && (flags & CHASE_NOFOLLOW_LAST))) {
-                        int k;
-
-                        if (++hops > CHASE_SYMLINKS_MAX)
-                                return -ELOOP;
-                        if (isempty(child->target))
-                                return -ENOENT;
-                        k = splice_symlink(&todo, &pos, child->target);
-                        if (k < 0)
-                                return k;
-                        if (k > 0) {
-                                done[0] = '/';
-                                done[1] = 0;
-                                cur = t->top;
-                        }
-                        continue;
-                }
-                if (dir && child->type != DT_DIR)
-                        return -ENOTDIR;
-                if (path_push(&done, comp, n) < 0)
-                        return -ENOMEM;
-                cur = child;
-        }
-        if (ret_path)
-                *ret_path = TAKE_PTR(done);
-        if (ret_node)
-                *ret_node = missing ? NULL : cur;
-        return missing ? 1 : 0;
-}
-
-/* A directory root_list_dir() listed: its O_PATH fd, its resolved in-root path, and per entry its d_type
- * (DT_UNKNOWN: the file system did not say) and, once asked, whether the regular file is empty. */
-typedef struct CachedDir {
-        char *path;      /* as listed (the key) */
-        char *resolved;
-        int fd;
-        char **names;    /* own the entries' keys */
-        Hashmap entries; /* name -> its index + 1, as a pointer-sized integer */
-        unsigned char *types;
-        signed char *empty; /* -1 not known yet, 0 no, 1 yes */
-} CachedDir;
-
-#define ROOT_DIR_CACHE_MAX 64
-
-struct RootDirCache {
-        Hashmap dirs;     /* path as listed -> CachedDir */
-        char *top;        /* the root directory's own path, as /proc/self/fd shows it (chase_in_kernel()) */
-        unsigned frozen;  /* root_freeze() depth: no directory is added, top is not set */
-};
+#include "load/root-internal.h"
 
 /* The cached directory entry at path ("DIR/NAME", DIR exactly as listed): its directory and d_type, or NULL. */
 static const CachedDir *cached_entry_index(const Root *r, const char *path, const char **ret_name, int *ret_type,
@@ -521,51 +120,6 @@ Root *root_free(Root *r) {
 }
 
 
-/* Opens the directory at the absolute in-root path dir (which has already been resolved and contains no
- * symlinks) by walking from the root fd. */
-static int open_resolved(const Root *r, const char *dir) {
-        _cleanup_(closep) int fd = -EBADF;
-        const char *p = dir;
-
-        fd = openat(r->fd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-        if (fd < 0)
-                return -errno;
-        while (*p) {
-                size_t n;
-                char comp[NAME_MAX + 1];
-                int nfd;
-
-                p += strspn(p, "/");
-                n = strcspn(p, "/");
-                if (n == 0)
-                        break;
-                if (n > NAME_MAX)
-                        return -ENAMETOOLONG;
-                memcpy(comp, p, n);
-                comp[n] = 0;
-                nfd = openat(fd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-                if (nfd < 0)
-                        return -errno;
-                close(fd);
-                fd = nfd;
-                p += n;
-        }
-        return TAKE_FD(fd);
-}
-
-/* The root directory's own path as /proc/self/fd shows it, in top. */
-static int read_top(const Root *r, char top[static PATH_MAX]) {
-        char proc[64];
-        ssize_t n;
-
-        snprintf(proc, sizeof proc, "/proc/self/fd/%d", r->fd);
-        n = readlink(proc, top, PATH_MAX - 1);
-        if (n <= 0 || (size_t) n >= PATH_MAX - 1)
-                return -EOPNOTSUPP;
-        top[n] = 0;
-        return 0;
-}
-
 void root_freeze(const Root *r, bool frozen) {
         char top[PATH_MAX];
 
@@ -577,230 +131,8 @@ void root_freeze(const Root *r, bool frozen) {
                 return;
         }
         /* what chase_in_kernel() would learn lazily, learnt now */
-        if (r->cache->frozen++ == 0 && !r->cache->top && read_top(r, top) >= 0)
+        if (r->cache->frozen++ == 0 && !r->cache->top && root_read_top(r, top) >= 0)
                 r->cache->top = strdup(top); /* on OOM each chase reads it again */
-}
-
-#ifdef SYS_openat2
-/* Most paths have no symlink in them. Resolved beneath the root with no symlink allowed, such a path is its own
- * in-root path: no /proc lookups. -EOPNOTSUPP for a path that needs the way of chase_in_kernel(): a symlink on
- * the way (ELOOP), a ".." or a trailing "/" (which asks for a directory). The other errors are what that way
- * would find too, as every component before the failing one is a real directory. */
-static int chase_plain(const Root *r, const char *path, uint64_t open_flags, char **ret_path, int *ret_fd) {
-        struct open_how how = {
-                .flags = open_flags,
-                .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-        };
-        _cleanup_(closep) int fd = -EBADF;
-        char rel[PATH_MAX], *o = rel;
-        const char *p = path;
-        size_t n = strlen(path);
-
-        if (n > 0 && (path[n - 1] == '/' || path[n - 1] == '.') && !streq(path, "/"))
-                return -EOPNOTSUPP;
-        /* next_component() leaves out "." components */
-        while ((n = next_component(&p)) > 0) {
-                if ((n == 2 && p[0] == '.' && p[1] == '.') || (size_t) (o - rel) + n + 2 > sizeof rel)
-                        return -EOPNOTSUPP;
-                *o++ = '/';
-                memcpy(o, p, n);
-                o += n;
-                p += n;
-        }
-        *o = 0;
-        fd = (int) syscall(SYS_openat2, r->fd, o == rel ? "." : rel + 1, &how, sizeof how);
-        if (fd < 0)
-                return errno == ENOENT || errno == ENOTDIR || errno == EACCES || errno == ENAMETOOLONG
-                               ? -errno
-                               : -EOPNOTSUPP; /* ELOOP (a symlink), EXDEV, EAGAIN, ... */
-        if (ret_path && !(*ret_path = strdup(o == rel ? "/" : rel)))
-                return -ENOMEM;
-        if (ret_fd)
-                *ret_fd = TAKE_FD(fd);
-        return 0;
-}
-#endif
-
-/* The kernel's RESOLVE_IN_ROOT does what the walk in root_chase() does - symlinks resolved against the root,
- * ".." never above it, at most 40 hops - in one system call instead of one per component. The in-root path comes
- * from /proc/self/fd. Returns -EOPNOTSUPP where that is not available (old kernel, seccomp, no /proc): walk. */
-static int chase_in_kernel(const Root *r, const char *path, ChaseFlags flags, char **ret_path, int *ret_fd) {
-#ifdef SYS_openat2
-        static bool unavailable; /* atomic: roots are read from several threads when frozen */
-        struct open_how how = {
-                .flags = O_PATH | O_CLOEXEC | ((flags & CHASE_NOFOLLOW_LAST) ? O_NOFOLLOW : 0),
-                .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
-        };
-        _cleanup_(closep) int fd = -EBADF;
-        char proc[64], top[PATH_MAX], got[PATH_MAX];
-        ssize_t ng;
-        const char *rest;
-        int k;
-
-        if (__atomic_load_n(&unavailable, __ATOMIC_RELAXED))
-                return -EOPNOTSUPP;
-        k = chase_plain(r, path, how.flags, ret_path, ret_fd);
-        if (k != -EOPNOTSUPP)
-                return k;
-        fd = (int) syscall(SYS_openat2, r->fd, isempty(path) ? "." : path, &how, sizeof how);
-        if (fd < 0) {
-                int e = errno;
-                if (e == ENOENT || e == ENOTDIR || e == ELOOP || e == ENAMETOOLONG || e == EACCES)
-                        return -e;
-                if (e == ENOSYS || e == EPERM || e == EINVAL || e == E2BIG)
-                        __atomic_store_n(&unavailable, true, __ATOMIC_RELAXED);
-                return -EOPNOTSUPP; /* EAGAIN (a concurrent rename) and the rest: let the walk decide */
-        }
-        if (ret_path) {
-                /* the root's own path is looked up once per Root */
-                if (r->cache && r->cache->top)
-                        strcpy(top, r->cache->top);
-                else {
-                        if (read_top(r, top) < 0)
-                                return -EOPNOTSUPP;
-                        if (r->cache && !r->cache->frozen && !(r->cache->top = strdup(top)))
-                                return -ENOMEM;
-                }
-                snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
-                ng = readlink(proc, got, sizeof got - 1);
-                if (ng <= 0 || (size_t) ng >= sizeof got - 1)
-                        return -EOPNOTSUPP;
-                got[ng] = 0;
-                if (streq(top, "/"))
-                        rest = got;
-                else if (!(rest = startswith(got, top)) || (*rest != '/' && *rest != 0))
-                        return -EOPNOTSUPP; /* cannot tell the in-root path: let the walk find it */
-                *ret_path = strdup(*rest ? rest : "/");
-                if (!*ret_path)
-                        return -ENOMEM;
-        }
-        if (ret_fd)
-                *ret_fd = TAKE_FD(fd);
-        return 0;
-#else
-        return -EOPNOTSUPP;
-#endif
-}
-
-int root_chase(const Root *r, const char *path, ChaseFlags flags, char **ret_path, int *ret_fd) {
-        _cleanup_(freep) char *done = NULL, *todo = NULL;
-        _cleanup_(closep) int fd = -EBADF;
-        unsigned hops = 0;
-        size_t pos = 0;
-        bool missing = false;
-
-        if (!path)
-                return -EINVAL;
-        if (r->mem) {
-                if (ret_fd)
-                        *ret_fd = -EBADF;
-                return mem_chase(r->mem, path, flags, ret_path, NULL);
-        }
-        if (!(flags & CHASE_NONEXISTENT)) {
-                int k = chase_in_kernel(r, path, flags, ret_path, ret_fd);
-                if (k != -EOPNOTSUPP)
-                        return k;
-        }
-        done = strdup("/");
-        todo = strdup(path);
-        if (!done || !todo)
-                return -ENOMEM;
-        fd = openat(r->fd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-        if (fd < 0)
-                return -errno;
-
-        for (;;) {
-                char comp[NAME_MAX + 1];
-                struct stat st;
-                int nfd;
-                bool last, dir;
-                int n = take_component(todo, &pos, comp, &last, &dir);
-
-                if (n < 0)
-                        return n;
-                if (n == 0)
-                        break;
-                if (streq(comp, "..")) {
-                        (void) path_cut_last(done);
-                        closep(&fd);
-                        fd = open_resolved(r, done);
-                        if (fd < 0)
-                                return fd;
-                        continue;
-                }
-
-                if (missing) {
-                        /* everything below a missing component is just appended */
-                        if (path_push(&done, comp, n) < 0)
-                                return -ENOMEM;
-                        continue;
-                }
-
-                nfd = openat(fd, comp, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-                if (nfd < 0) {
-                        if (errno == ENOENT && (flags & CHASE_NONEXISTENT)) {
-                                missing = true;
-                                if (path_push(&done, comp, n) < 0)
-                                        return -ENOMEM;
-                                continue;
-                        }
-                        return -errno;
-                }
-                if (fstat(nfd, &st) < 0) {
-                        int e = -errno;
-                        close(nfd);
-                        return e;
-                }
-
-                if (S_ISLNK(st.st_mode) && !(last && !dir && (flags & CHASE_NOFOLLOW_LAST))) {
-                        _cleanup_(freep) char *target = NULL;
-                        ssize_t k;
-
-                        close(nfd);
-                        if (++hops > CHASE_SYMLINKS_MAX)
-                                return -ELOOP;
-                        target = malloc(PATH_MAX);
-                        if (!target)
-                                return -ENOMEM;
-                        k = readlinkat(fd, comp, target, PATH_MAX - 1);
-                        if (k < 0)
-                                return -errno;
-                        target[k] = 0;
-                        if (k == 0)
-                                return -ENOENT;
-
-                        /* the rest of the path is appended to the link's target and walked again */
-                        k = splice_symlink(&todo, &pos, target);
-                        if (k < 0)
-                                return (int) k;
-                        if (k > 0) {
-                                done[1] = 0;
-                                done[0] = '/';
-                                closep(&fd);
-                                fd = openat(r->fd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-                                if (fd < 0)
-                                        return -errno;
-                        }
-                        continue;
-                }
-
-                if (dir && !S_ISDIR(st.st_mode)) {
-                        close(nfd);
-                        return -ENOTDIR;
-                }
-                if (path_push(&done, comp, n) < 0) {
-                        close(nfd);
-                        return -ENOMEM;
-                }
-                close(fd);
-                fd = nfd;
-        }
-
-        if (ret_path)
-                *ret_path = TAKE_PTR(done);
-        if (ret_fd)
-                *ret_fd = missing ? -EBADF : TAKE_FD(fd);
-        return missing ? 1 : 0;
 }
 
 /* openat() for reading, with O_NOATIME where allowed: bootrace reads a tree and changes nothing in it, not even
@@ -834,7 +166,7 @@ int root_open_file_stat(const Root *r, const char *path, int *ret_fd, char **ret
         if (r->mem) {
                 const MemNode *n;
 
-                k = mem_chase(r->mem, path, 0, &resolved, &n);
+                k = mem_tree_chase(r->mem, path, 0, &resolved, &n);
                 if (k < 0)
                         return k;
                 if (n->type == DT_DIR)
@@ -931,13 +263,13 @@ int root_readlink(const Root *r, const char *path, char **ret_target) {
                 _cleanup_(freep) char *resolved = NULL, *p = NULL;
                 const MemNode *n;
 
-                e = mem_chase(r->mem, dir, 0, &resolved, NULL);
+                e = mem_tree_chase(r->mem, dir, 0, &resolved, NULL);
                 if (e < 0)
                         return e;
                 p = path_join(resolved, name);
                 if (!p)
                         return -ENOMEM;
-                n = mem_lookup(r->mem, p);
+                n = mem_tree_lookup(r->mem, p);
                 if (!n)
                         return -ENOENT;
                 if (n->type != DT_LNK)
@@ -977,7 +309,7 @@ int root_entry_type(const Root *r, const char *path) {
 
         if (r->mem) {
                 const MemNode *n;
-                e = mem_chase(r->mem, path, CHASE_NOFOLLOW_LAST, NULL, &n);
+                e = mem_tree_chase(r->mem, path, CHASE_NOFOLLOW_LAST, NULL, &n);
                 return e < 0 ? e : n->type;
         }
         {
@@ -1095,7 +427,7 @@ int root_list_dir_types(const Root *r, const char *path, char ***ret_names, unsi
         if (r->mem) {
                 const MemNode *dn;
 
-                e = mem_chase(r->mem, path, 0, NULL, &dn);
+                e = mem_tree_chase(r->mem, path, 0, NULL, &dn);
                 if (e < 0)
                         return e;
                 if (dn->type != DT_DIR)
@@ -1160,7 +492,7 @@ char *root_display_path(const Root *r, const char *path) {
                 const MemNode *n = NULL;
                 const char *rel = path + strspn(path, "/");
 
-                while (p && !(n = mem_lookup(r->mem, p)) && strchr(p, '/') && !streq(p, "/"))
+                while (p && !(n = mem_tree_lookup(r->mem, p)) && strchr(p, '/') && !streq(p, "/"))
                         (void) path_cut_last(p);
                 if (!p)
                         return NULL;
@@ -1182,7 +514,7 @@ int root_null_or_empty(const Root *r, const char *path) {
         /* a symlink to /dev/null inside a root usually dangles (no /dev there): look at the target's name */
         if (r->mem) {
                 const MemNode *n;
-                e = mem_chase(r->mem, path, CHASE_NONEXISTENT, &resolved, &n);
+                e = mem_tree_chase(r->mem, path, CHASE_NONEXISTENT, &resolved, &n);
                 if (e < 0)
                         return e;
                 if (streq(resolved, "/dev/null"))

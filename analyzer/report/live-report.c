@@ -2,12 +2,11 @@
 #include <string.h>
 
 #include "config.h"
+#include "report/json-header.h"
 #include "report/live-report.h"
 
 void live_report_json_begin(JsonWriter *w, const LiveSystem *s) {
-        json_begin_object(w);
-        json_kv_string(w, "tool", "bootrace");
-        json_kv_string(w, "version", PACKAGE_VERSION);
+        report_json_begin(w, NULL);
         json_kv_string(w, "source", "live");
         json_kv_string(w, "systemd", s->manager.version);
         json_kv_string(w, "virtualization", s->manager.virtualization);
@@ -175,9 +174,7 @@ int live_report_graph(const LiveSystem *s, const char * const *units, size_t n_u
         if (format == FORMAT_JSON) {
                 JsonWriter w;
                 json_init(&w, f, false);
-                json_begin_object(&w);
-                json_kv_string(&w, "tool", "bootrace");
-                json_kv_string(&w, "version", PACKAGE_VERSION);
+                report_json_begin(&w, NULL);
                 json_kv_uint(&w, "systemd", s->manager.version_major);
                 json_kv_string(&w, "systemd_from", "live");
                 json_kv_string(&w, "systemd_version", s->manager.version);

@@ -7,6 +7,7 @@
 #include "basic/json.h"
 #include "journal/race-evidence.h"
 #include "journal/stats-math.h"
+#include "report/json-header.h"
 #include "report/stats-report.h"
 
 static void interval(JsonWriter *w, const char *key, double lo, double hi) {
@@ -314,9 +315,7 @@ int stats_report_json(const StatsReport *rep, FILE *f) {
         int r;
 
         json_init(&w, f, true);
-        json_begin_object(&w);
-        json_kv_string(&w, "tool", "bootrace");
-        json_kv_string(&w, "version", PACKAGE_VERSION);
+        report_json_begin(&w, NULL);
         json_kv_double(&w, "confidence", 1 - o->alpha);
         json_kv_string(&w, "interval", "clopper-pearson");
         json_kv_string(&w, "test", "fisher-exact-two-sided");

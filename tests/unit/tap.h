@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static unsigned tap_n, tap_failed;
@@ -37,6 +38,19 @@ static inline void tap_diag(const char *fmt, ...) {
         va_end(ap);
         putchar('\n');
         fflush(stdout);
+}
+
+/* A set-up step failed: no check after it would mean anything. The TAP driver reports the script as an error. */
+static inline void tap_bail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static inline void tap_bail(const char *fmt, ...) {
+        va_list ap;
+        fputs("Bail out! ", stdout);
+        va_start(ap, fmt);
+        vprintf(fmt, ap);
+        va_end(ap);
+        putchar('\n');
+        fflush(stdout);
+        exit(EXIT_FAILURE);
 }
 
 static inline int tap_done(void) {

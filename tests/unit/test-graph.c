@@ -174,108 +174,140 @@ static void random_graphs(void) {
                incremental - incremental_bad, incremental);
 }
 
-int main(void) {
-        Graph *g = NULL;
-        uint32_t a, b, c, d, o1, o2, *chain = NULL, x;
-        uint8_t *seen = NULL;
-        size_t n = 0;
+/* the small graph the tests below build on, in order */
+static Graph *g;
+static uint32_t a, b, c, d, o1, o2;
 
-        tap_ok(graph_new(&g) == 0, "graph_new");
+static void test_nodes_and_origins(void) {
+        uint32_t x, ob;
+        /* a borrowed origin keeps the caller's strings: the same pointers, nothing interned */
+        static const char file[] = "/borrowed/unit.service", key[] = "After";
+        int r;
+
+        r = graph_new(&g);
+        TAP_INTEQ(r, 0, "graph_new");
+        if (r < 0)
+                tap_bail("graph_new: %s", strerror(-r));
         a = node(g, "a.service");
         b = node(g, "b.service");
         c = node(g, "c.target");
         d = node(g, "d.service");
-        tap_ok(node(g, "a.service") == a && a != b, "names are interned");
-        tap_ok(graph_find_node(g, "nope.service", &x) == -ENOENT, "unknown name");
-        tap_ok(graph_add_origin(g, &(Origin) { .kind = ORIGIN_FILE, .sd = SD_ORIGIN_FILE, .file = "/a", .line = 3 },
-                                &o1) == 0, "origin 1");
-        tap_ok(graph_add_origin(g, &(Origin) { .kind = ORIGIN_RULE, .sd = SD_ORIGIN_DEFAULT, .rule = "r",
-                                               .class = "default", .version = 252 },
-                                &o2) == 0, "origin 2");
+        if (a == UINT32_MAX || b == UINT32_MAX || c == UINT32_MAX || d == UINT32_MAX)
+                tap_bail("graph_node() failed");
+        TAP_INTEQ(node(g, "a.service"), a, "names are interned: a.service again is the same node");
+        tap_ok(a != b, "names are interned: two names are two nodes");
+        TAP_INTEQ(graph_find_node(g, "nope.service", &x), -ENOENT, "unknown name");
+        TAP_INTEQ(graph_add_origin(g, &(Origin) { .kind = ORIGIN_FILE, .sd = SD_ORIGIN_FILE, .file = "/a", .line = 3 },
+                                   &o1),
+                  0, "origin 1");
+        TAP_INTEQ(graph_add_origin(g, &(Origin) { .kind = ORIGIN_RULE, .sd = SD_ORIGIN_DEFAULT, .rule = "r",
+                                                  .class = "default", .version = 252 },
+                                   &o2),
+                  0, "origin 2");
         TAP_STREQ(graph_origin(g, o2)->rule, "r", "rule id kept");
         TAP_STREQ(graph_intern(g, "/a"), graph_origin(g, o1)->file, "origin strings are interned");
-        {
-                /* a borrowed origin keeps the caller's strings: the same pointers, nothing interned */
-                static const char file[] = "/borrowed/unit.service", key[] = "After";
-                uint32_t ob;
-                tap_ok(graph_add_origin_borrowed(g, &(Origin) { .kind = ORIGIN_FILE, .file = file, .line = 7,
-                                                                .detail = key },
-                                                 &ob) == 0 &&
-                               graph_origin(g, ob)->file == file && graph_origin(g, ob)->detail == key &&
-                               graph_origin(g, ob)->line == 7 && ob == o2 + 1,
-                       "a borrowed origin keeps the caller's strings");
-        }
+        r = graph_add_origin_borrowed(g, &(Origin) { .kind = ORIGIN_FILE, .file = file, .line = 7, .detail = key },
+                                      &ob);
+        TAP_INTEQ(r, 0, "a borrowed origin is added");
+        if (r < 0)
+                return;
+        tap_ok(graph_origin(g, ob)->file == file, "a borrowed origin keeps the caller's file string");
+        tap_ok(graph_origin(g, ob)->detail == key, "a borrowed origin keeps the caller's detail string");
+        TAP_INTEQ(graph_origin(g, ob)->line, 7, "a borrowed origin keeps its line");
+        TAP_INTEQ(ob, o2 + 1, "a borrowed origin is numbered after the others");
+}
 
-        /* a After b (file), b After c... via c Before b (rule), duplicate, self edge */
-        tap_ok(graph_add_edge(g, a, DEP_AFTER, b, o1) == 0, "edge a After b");
-        tap_ok(graph_add_edge(g, a, DEP_AFTER, b, o1) == 0, "duplicate edge");
-        tap_ok(graph_add_edge(g, a, DEP_AFTER, b, o2) == 0, "same edge, other origin");
-        tap_ok(graph_add_edge(g, c, DEP_BEFORE, b, o2) == 0, "edge c Before b");
-        tap_ok(graph_add_edge(g, a, DEP_WANTS, d, o1) == 0, "edge a Wants d");
-        tap_ok(graph_add_edge(g, d, DEP_REQUIRES, c, o1) == 0, "edge d Requires c");
-        tap_ok(graph_add_edge(g, d, DEP_AFTER, d, o1) == 0, "self edge accepted");
-        tap_ok(graph_add_edge(g, a, DEP_AFTER, 99, o1) == -EINVAL, "edge to an unknown node refused");
-        tap_ok(graph_finish(g) == 0, "finish");
+/* a After b (file), b After c... via c Before b (rule), duplicate, self edge */
+static void test_edges(void) {
+        size_t out_ok = 0, in_ok = 0, out_n = 0, in_n = 0;
+
+        TAP_INTEQ(graph_add_edge(g, a, DEP_AFTER, b, o1), 0, "edge a After b");
+        TAP_INTEQ(graph_add_edge(g, a, DEP_AFTER, b, o1), 0, "duplicate edge");
+        TAP_INTEQ(graph_add_edge(g, a, DEP_AFTER, b, o2), 0, "same edge, other origin");
+        TAP_INTEQ(graph_add_edge(g, c, DEP_BEFORE, b, o2), 0, "edge c Before b");
+        TAP_INTEQ(graph_add_edge(g, a, DEP_WANTS, d, o1), 0, "edge a Wants d");
+        TAP_INTEQ(graph_add_edge(g, d, DEP_REQUIRES, c, o1), 0, "edge d Requires c");
+        TAP_INTEQ(graph_add_edge(g, d, DEP_AFTER, d, o1), 0, "self edge accepted");
+        TAP_INTEQ(graph_add_edge(g, a, DEP_AFTER, 99, o1), -EINVAL, "edge to an unknown node refused");
+        TAP_INTEQ(graph_finish(g), 0, "finish");
         TAP_INTEQ(graph_edge_count(g), 5, "duplicates and self edges dropped");
         TAP_INTEQ(graph_out(g, a).n, 3, "three edges leave a");
         TAP_INTEQ(graph_in(g, b).n, 3, "three edges arrive at b");
-        {
-                /* each node's out-edges are the run of edges from it, its in-edges the edges to it */
-                size_t out_ok = 0, in_ok = 0, out_n = 0, in_n = 0;
-                for (uint32_t node = 0; node < graph_node_count(g); node++) {
-                        EdgeSet o = graph_out(g, node), in = graph_in(g, node);
-                        for (size_t i = 0; i < o.n; i++)
-                                out_ok += graph_edge(g, edge_set_get(&o, i))->from == node;
-                        for (size_t i = 0; i < in.n; i++)
-                                in_ok += graph_edge(g, edge_set_get(&in, i))->to == node;
-                        out_n += o.n;
-                        in_n += in.n;
-                }
-                tap_ok(out_ok == out_n && in_ok == in_n && out_n == graph_edge_count(g) && in_n == out_n,
-                       "out- and in-edge sets: every edge once each way, at its own nodes");
+        /* each node's out-edges are the run of edges from it, its in-edges the edges to it */
+        for (uint32_t n = 0; n < graph_node_count(g); n++) {
+                EdgeSet o = graph_out(g, n), in = graph_in(g, n);
+                for (size_t i = 0; i < o.n; i++)
+                        out_ok += graph_edge(g, edge_set_get(&o, i))->from == n;
+                for (size_t i = 0; i < in.n; i++)
+                        in_ok += graph_edge(g, edge_set_get(&in, i))->to == n;
+                out_n += o.n;
+                in_n += in.n;
         }
+        TAP_INTEQ(out_ok, out_n, "every out-edge leaves its own node");
+        TAP_INTEQ(in_ok, in_n, "every in-edge arrives at its own node");
+        TAP_INTEQ(out_n, graph_edge_count(g), "every edge is an out-edge once");
+        TAP_INTEQ(in_n, graph_edge_count(g), "every edge is an in-edge once");
         tap_ok(graph_has_edge(g, a, DEP_AFTER, b), "has a After b");
         tap_ok(!graph_has_edge(g, b, DEP_AFTER, a), "not b After a");
         tap_ok(graph_has_edge(g, d, DEP_REQUIRES, c), "has d Requires c");
+}
 
-        tap_ok(graph_ordered_after(g, a, c, &chain, &n) == 1, "a runs after c");
+static void test_ordering_and_reach(void) {
+        _cleanup_(freep) uint32_t *chain = NULL;
+        _cleanup_(freep) uint8_t *seen = NULL;
+        size_t n = 0;
+
+        TAP_INTEQ(graph_ordered_after(g, a, c, &chain, &n), 1, "a runs after c");
         TAP_INTEQ(n, 2, "through two edges");
         if (n == 2) {
-                tap_ok(graph_edge(g, chain[0])->from == a && graph_edge(g, chain[0])->to == b, "first a After b");
-                tap_ok(graph_edge(g, chain[1])->from == c && graph_edge(g, chain[1])->type == DEP_BEFORE,
-                       "then c Before b");
+                TAP_INTEQ(graph_edge(g, chain[0])->from, a, "the first edge is from a");
+                TAP_INTEQ(graph_edge(g, chain[0])->to, b, "the first edge is to b (a After b)");
+                TAP_INTEQ(graph_edge(g, chain[1])->from, c, "the second edge is from c");
+                TAP_INTEQ(graph_edge(g, chain[1])->type, DEP_BEFORE, "the second edge is c Before b");
         }
-        free(chain);
-        chain = NULL;
-        tap_ok(graph_ordered_after(g, c, a, &chain, &n) == 0 && !chain, "c does not run after a");
-        tap_ok(graph_ordered_after(g, a, d, NULL, NULL) == 0, "Wants= is no ordering");
+        chain = mfree(chain);
+        TAP_INTEQ(graph_ordered_after(g, c, a, &chain, &n), 0, "c does not run after a");
+        tap_ok(!chain, "no chain when c does not run after a");
+        TAP_INTEQ(graph_ordered_after(g, a, d, NULL, NULL), 0, "Wants= is no ordering");
 
-        tap_ok(graph_reach(g, a, DEP_MASK_PULL, &seen) == 3, "a pulls in d and, through it, c");
-        tap_ok(seen && (seen[c / 8] & (1U << (c % 8))) && !(seen[b / 8] & (1U << (b % 8))), "c reached, b not");
-        free(seen);
+        TAP_INTEQ(graph_reach(g, a, DEP_MASK_PULL, &seen), 3, "a pulls in d and, through it, c");
+        tap_ok(seen && (seen[c / 8] & (1U << (c % 8))), "c reached");
+        tap_ok(seen && !(seen[b / 8] & (1U << (b % 8))), "b not reached");
+}
 
+static void test_changes(void) {
         /* edges added after finish are indexed by the next finish */
-        tap_ok(graph_add_edge(g, b, DEP_AFTER, d, o1) == 0 && graph_finish(g) == 0, "add after finish");
-        tap_ok(graph_ordered_after(g, a, d, NULL, NULL) == 1, "now a runs after d");
+        TAP_INTEQ(graph_add_edge(g, b, DEP_AFTER, d, o1), 0, "add after finish");
+        TAP_INTEQ(graph_finish(g), 0, "finish again");
+        TAP_INTEQ(graph_ordered_after(g, a, d, NULL, NULL), 1, "now a runs after d");
 
         /* removing edges by a predicate: the graph is indexed again by the next finish */
         TAP_INTEQ(graph_remove_edges(g, drop_origin, &o2), 2, "the two edges of origin 2 removed");
-        tap_ok(graph_finish(g) == 0 && !graph_has_edge(g, c, DEP_BEFORE, b) &&
-               graph_has_edge(g, a, DEP_AFTER, b) && graph_has_edge(g, d, DEP_REQUIRES, c),
-               "c Before b is gone, a After b (origin 1 too) stays");
+        TAP_INTEQ(graph_finish(g), 0, "finish after removing");
+        tap_ok(!graph_has_edge(g, c, DEP_BEFORE, b), "c Before b is gone");
+        tap_ok(graph_has_edge(g, a, DEP_AFTER, b), "a After b (origin 1 too) stays");
+        tap_ok(graph_has_edge(g, d, DEP_REQUIRES, c), "d Requires c stays");
         TAP_INTEQ(graph_edge_count(g), 4, "four edges left");
-        graph_free(g);
+        g = graph_free(g);
+}
 
-        random_graphs();
+static void test_type_names(void) {
+        unsigned m = 0;
 
         TAP_STREQ(dep_type_to_string(DEP_BINDS_TO), "BindsTo", "type names");
         TAP_INTEQ(dep_type_from_key("BindTo"), DEP_BINDS_TO, "old spelling of a key");
         TAP_INTEQ(dep_type_from_key("Triggers"), _DEP_TYPE_INVALID, "Triggers is not a unit-file key");
-        {
-                unsigned m = 0;
-                tap_ok(dep_type_mask_from_string("Requires After", &m) == 0 &&
-                       m == (DEP_MASK(DEP_REQUIRES) | DEP_MASK(DEP_AFTER)), "type list");
-                tap_ok(dep_type_mask_from_string("Requires Foo", &m) == -EINVAL, "unknown type in a list");
-        }
+        TAP_INTEQ(dep_type_mask_from_string("Requires After", &m), 0, "type list");
+        TAP_INTEQ(m, DEP_MASK(DEP_REQUIRES) | DEP_MASK(DEP_AFTER), "type list: Requires and After");
+        TAP_INTEQ(dep_type_mask_from_string("Requires Foo", &m), -EINVAL, "unknown type in a list");
+}
+
+int main(void) {
+        test_nodes_and_origins();
+        test_edges();
+        test_ordering_and_reach();
+        test_changes();
+        random_graphs();
+        test_type_names();
         return tap_done();
 }

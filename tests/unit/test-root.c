@@ -10,28 +10,30 @@
 
 static char tmpl[] = "/tmp/test-root.XXXXXX";
 
+/* The tree's set-up: a step that fails bails out, as the checks on the tree would test nothing. */
 static void mk(const char *rel, const char *content) {
         char p[512];
         FILE *f;
         snprintf(p, sizeof p, "%s/%s", tmpl, rel);
-        f = fopen(p, "w");
-        if (f) {
-                fputs(content, f);
-                fclose(f);
-        }
+        f = fopen(p, "we");
+        if (!f)
+                tap_bail("cannot create %s: %m", p);
+        if (fputs(content, f) < 0 || fclose(f) != 0)
+                tap_bail("cannot write %s: %m", p);
 }
 
 static void mkd(const char *rel) {
         char p[512];
         snprintf(p, sizeof p, "%s/%s", tmpl, rel);
-        mkdir(p, 0755);
+        if (mkdir(p, 0755) < 0)
+                tap_bail("cannot make the directory %s: %m", p);
 }
 
 static void ln(const char *target, const char *rel) {
         char p[512];
         snprintf(p, sizeof p, "%s/%s", tmpl, rel);
         if (symlink(target, p) < 0)
-                perror("symlink");
+                tap_bail("cannot make the symlink %s: %m", p);
 }
 
 /* Replaces the file at rel, atomically, with a symlink that climbs out of the root to /etc/hostname. */
@@ -40,7 +42,7 @@ static void swap_for_escaping_symlink(const char *rel) {
         snprintf(p, sizeof p, "%s/%s", tmpl, rel);
         snprintf(q, sizeof q, "%s.new", p);
         if (symlink("../../../../../../../../etc/hostname", q) < 0 || rename(q, p) < 0)
-                perror("replace");
+                tap_bail("cannot replace %s by a symlink: %m", p);
 }
 
 static void check_chase(const Root *r, const char *path, ChaseFlags flags, int want_r, const char *want_path) {
@@ -190,10 +192,8 @@ int main(void) {
         char fifo[512];
         int fd = -1, k;
 
-        if (!mkdtemp(tmpl)) {
-                perror("mkdtemp");
-                return 1;
-        }
+        if (!mkdtemp(tmpl))
+                tap_bail("mkdtemp: %m");
         mkd("etc");
         mkd("etc/systemd");
         mkd("etc/systemd/system");
@@ -213,7 +213,8 @@ int main(void) {
         ln("loop1.service", "etc/systemd/system/loop2.service");
         ln("/lib/systemd/system/a.service", "etc/systemd/system/alias.service");
         snprintf(fifo, sizeof fifo, "%s/etc/systemd/system/fifo.service", tmpl);
-        mkfifo(fifo, 0644);
+        if (mkfifo(fifo, 0644) < 0)
+                tap_bail("cannot make the FIFO %s: %m", fifo);
 
         tap_ok(root_open(tmpl, &r) == 0, "root_open");
         common_checks(r);
