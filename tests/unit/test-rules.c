@@ -257,6 +257,21 @@ static void test_profiles(const Rules *r) {
         tap_ok(p && profile_unit(p, "firewalld.service") && profile_unit(p, "NetworkManager-wait-online.service") &&
                streq_ptr(profile_alias(p, "dbus-org.fedoraproject.FirewallD1.service"), "firewalld.service"),
                "rhel-9 server: NetworkManager, firewalld and its alias");
+        p = rules_profile(r, "rhel-10", NULL);
+        tap_ok(p && profile_is_default(p) && profile_unit(p, "NetworkManager-wait-online.service") &&
+               streq(profile_unit(p, "NetworkManager-wait-online.service")->version, "1.52.0") &&
+               streq_ptr(profile_alias(p, "dbus-org.fedoraproject.FirewallD1.service"), "firewalld.service"),
+               "rhel-10 server: NetworkManager 1.52.0, firewalld and its alias");
+        static const char *const from_archive[] = { "debian-forky", "debian-sid" };
+        for (size_t i = 0; i < ELEMENTSOF(from_archive); i++) {
+                const char *t = from_archive[i];
+
+                p = rules_profile(r, t, NULL);
+                tap_ok(p && streq(profile_name(p), "server") && profile_unit(p, "networking.service") &&
+                       !profile_unit(p, "NetworkManager.service") && rules_profile(r, t, "desktop") &&
+                       profile_unit(rules_profile(r, t, "desktop"), "NetworkManager.service"),
+                       "%s: server (ifupdown) and desktop (NetworkManager) profiles", t);
+        }
 }
 
 /* A broken profile file among the real rules must give a DIAG_ERROR at its line. */
