@@ -27,4 +27,6 @@ int check_path_on_separate_mount(const LintContext *c, ModelUnit *u, FindingList
 int check_sandbox_ordered_too_early(const LintContext *c, ModelUnit *u, FindingList *out);
 int check_unknown_key(const LintContext *c, ModelUnit *u, FindingList *out);
 int check_invalid_value(const LintContext *c, ModelUnit *u, FindingList *out);
+int check_exec_write_before_writable(const LintContext *c, ModelUnit *u, FindingList *out);
+int check_exec_write_removed_by_tmpfiles(const LintContext *c, ModelUnit *u, FindingList *out);
 int check_ordering_cycle(const LintContext *c, ModelUnit *u, FindingList *out);
