@@ -8,6 +8,8 @@ static const char * const race_checks[] = {
         "private-tmp-before-remount",
         "writable-path-before-remount",
         "path-on-separate-mount",
+        "exec-write-before-writable",
+        "exec-write-removed-by-tmpfiles",
         "sandbox-ordered-too-early",
         "ordering-cycle",
         NULL,
@@ -15,7 +17,7 @@ static const char * const race_checks[] = {
 
 /* Settings that sandbox a unit and, by doing so, give it ordering dependencies of their own (knowledge/
  * implicit-deps.md §2-3): removing one is the repair of last resort. */
-static const char * const sandbox_settings[] = { "PrivateTmp", NULL };
+static const char * const sandbox_settings[] = { "PrivateTmp", "PrivateDevices", NULL };
 
 bool fix_check_is_race(const char *check) {
         for (const char * const *c = race_checks; *c; c++)
@@ -388,7 +390,9 @@ static int groups_of(Search *s, Group **ret, size_t *ret_n, bool *ret_sandbox) {
                 LintContext lc = { .model = b->model,
                                    .rules = s->rules,
                                    .version = req->targets[t].version };
-                bool pt = fired(b, s->unit, "private-tmp-before-remount"),
+                bool pt = fired(b, s->unit, "private-tmp-before-remount") ||
+                          fired(b, s->unit, "exec-write-removed-by-tmpfiles"),
+                     ew = fired(b, s->unit, "exec-write-before-writable"),
                      wr = fired(b, s->unit, "writable-path-before-remount"),
                      sep = fired(b, s->unit, "path-on-separate-mount"),
                      cy = fired(b, s->unit, "ordering-cycle") ||
@@ -425,6 +429,31 @@ static int groups_of(Search *s, Group **ret, size_t *ret_n, bool *ret_sandbox) {
                         if (r == 0 &&
                             (strv_extend(&mount_paths, p->path) < 0 || strv_extend(&mounts, mount) < 0))
                                 return -ENOMEM;
+                }
+                /* what PID 1 and the child write before exec, for exec-write-before-writable */
+                if (ew) {
+                        _cleanup_(exec_write_list_done) ExecWriteList writes = {};
+                        r = lint_exec_writes(&lc, mu, &writes);
+                        if (r < 0)
+                                return r;
+                        for (size_t i = 0; i < writes.n; i++) {
+                                const ExecWriteAt *w = &writes.items[i];
+                                _cleanup_(freep) char *mount = NULL;
+                                if (!streq(w->write->check, "exec-write-before-writable") ||
+                                    path_startswith_dir(w->under, "/run"))
+                                        continue;
+                                mount = lint_mount_for_path(&lc, w->under);
+                                if (!mount)
+                                        return -ENOMEM;
+                                if (streq(mount, "-.mount")) {
+                                        if (strv_extend_unique(&root_paths, w->under) < 0)
+                                                return -ENOMEM;
+                                } else if (!strv_contains(mount_paths, w->under) &&
+                                           (strv_extend(&mount_paths, w->under) < 0 ||
+                                            strv_extend(&mounts, mount) < 0))
+                                        return -ENOMEM;
+                        }
+                        private_tmp = true; /* dropping the sandbox that writes is a repair too */
                 }
                 if (cy && fix_cycle_words(s, b, NULL, &words, &n_words) < 0)
                         return -ENOMEM;
