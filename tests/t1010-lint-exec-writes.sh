@@ -3,7 +3,7 @@
 # The exec-time write model (rules/exec-writes.xml, rules/target-tmpfiles.xml) through lint: the LP#1750780
 # unit on xenial has two races, the EROFS one and the Debian D /tmp wipe, and each repair closes what it should;
 # PrivateDevices=yes writes /tmp up to 254 and /run from 255; mount points below a mount the unit is not ordered
-# after; PrivateTmp=disconnected on 257. And no new false positives: upstream's early units as of each era
+# after, below RootDirectory=, none with RootImage=; bind sources on such a mount; PrivateTmp=disconnected on 257. And no new false positives: upstream's early units as of each era
 # (fixtures/exec-writes/early/vNNN: their ordering and sandbox settings at that tag) stay clean on every
 # modelled version of the era, with upstream's tmpfiles.d and with Debian's.
 . "$(dirname "$0")/lib.sh"
@@ -93,6 +93,33 @@ test_expect "... the finding names srv.mount and RequiresMountsFor=" sh -c '
         "$TMP/root" "$TMP/u/binder.service" "$TMP/binder.txt"
 W=''
 t "BindPaths= before 235 made no mount point" "$W" --root="$TMP/root" --systemd=234 "$TMP/u/binder.service"
+# with RootDirectory= the mount point is below that directory (on /, after the remount), with RootImage= inside
+# the image: neither waits for srv.mount
+sed 's|^ExecStart=.*|&\nRootDirectory=/opt/jail|' "$TMP/u/binder.service" > "$TMP/u/jailed.service"
+sed 's|^ExecStart=.*|&\nRootImage=/opt/jail.raw|' "$TMP/u/binder.service" > "$TMP/u/imaged.service"
+t "BindPaths= with RootDirectory=: the mount point is below the root directory" "$W" --root="$TMP/root" --systemd=252 "$TMP/u/jailed.service"
+t "BindPaths= with RootImage=: the mount point is inside the image" "$W" --root="$TMP/root" --systemd=252 "$TMP/u/imaged.service"
+sed '/^After=/d' "$TMP/u/jailed.service" > "$TMP/u/jailed-early.service"
+W='exec-write-before-writable '
+t "... but before the remount the mount point below RootDirectory= is on a read-only /" "$W" --root="$TMP/root" --systemd=252 "$TMP/u/jailed-early.service"
+test_expect "... the finding names the path below the root directory" sh -c '
+        "$BOOTRACE" lint -q --root="$0" --systemd=252 "$1" > "$2"; grep -q "/opt/jail/srv/data/in" "$2"' \
+        "$TMP/root" "$TMP/u/jailed-early.service" "$TMP/jailed.txt"
+# bind sources: needed (not written) before exec, with no implicit mount dependency in any version
+printf '[Unit]\nDefaultDependencies=no\n\n[Service]\nExecStart=/bin/true\nBindReadOnlyPaths=/srv/data:/etc/data\n' \
+        > "$TMP/u/reader.service"
+mkdir -p "$TMP/root/etc/data"
+W='exec-write-before-writable '
+t "BindReadOnlyPaths= source on srv.mount, not ordered after it" "$W" --root="$TMP/root" --systemd=252 "$TMP/u/reader.service"
+test_expect "... the finding says the child needs the source and names RequiresMountsFor=/srv/data" sh -c '
+        "$BOOTRACE" lint -q --root="$0" --systemd=252 "$1" > "$2"; grep -q "needs /srv/data" "$2" &&
+        grep -q "RequiresMountsFor=/srv/data\$" "$2"' "$TMP/root" "$TMP/u/reader.service" "$TMP/reader.txt"
+sed 's|^DefaultDependencies=no$|&\nRequiresMountsFor=/srv/data|' "$TMP/u/reader.service" > "$TMP/u/reader-ok.service"
+W=''
+t "... RequiresMountsFor=/srv/data closes it" "$W" --root="$TMP/root" --systemd=252 "$TMP/u/reader-ok.service"
+t "... before 233 there was no BindReadOnlyPaths= (the key is unknown, nothing is bound)" 'unknown-key ' --root="$TMP/root" --systemd=232 "$TMP/u/reader.service"
+sed 's|^BindReadOnlyPaths=.*|BindReadOnlyPaths=/usr/share/data:/etc/data|' "$TMP/u/reader.service" > "$TMP/u/reader-root.service"
+t "a bind source on the root file system is there from the first instant" "$W" --root="$TMP/root" --systemd=252 "$TMP/u/reader-root.service"
 printf '[Unit]\nDefaultDependencies=no\n\n[Service]\nExecStart=/bin/true\nTemporaryFileSystem=/opt/scratch\n' \
         > "$TMP/u/scratch.service"
 W='exec-write-before-writable '

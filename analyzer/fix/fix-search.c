@@ -439,13 +439,15 @@ static int groups_of(Search *s, Group **ret, size_t *ret_n, bool *ret_sandbox) {
                         for (size_t i = 0; i < writes.n; i++) {
                                 const ExecWriteAt *w = &writes.items[i];
                                 _cleanup_(freep) char *mount = NULL;
-                                if (!streq(w->write->check, "exec-write-before-writable") ||
+                                if (!exec_write_judged_by(w->write, "exec-write-before-writable") ||
                                     path_startswith_dir(w->under, "/run"))
                                         continue;
                                 mount = lint_mount_for_path(&lc, w->under);
                                 if (!mount)
                                         return -ENOMEM;
                                 if (streq(mount, "-.mount")) {
+                                        if (w->write->op == EXEC_WRITE_NONE)
+                                                continue; /* read, not written: there from the start */
                                         if (strv_extend_unique(&root_paths, w->under) < 0)
                                                 return -ENOMEM;
                                 } else if (!strv_contains(mount_paths, w->under) &&

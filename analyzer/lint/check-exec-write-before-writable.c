@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* exec-write-before-writable: a path PID 1 or the child writes before exec (rules/exec-writes.xml) is on a file
  * system the unit is not ordered after making writable: the root before systemd-remount-fs.service, or a mount
- * of its own. */
+ * of its own. A path it only needs (op="none": a bind source) needs its mount, never the remount. */
 
 #include "lint/check-common.h"
 #include "lint/exec-writes.h"
@@ -24,6 +24,9 @@ static int needed_unit(const LintContext *c, const ExecWriteAt *w, char **ret) {
                 *ret = TAKE_PTR(mount);
                 return 0;
         }
+        /* what is only read (a bind source) is there on the root file system from the first instant */
+        if (w->write->op == EXEC_WRITE_NONE)
+                return 0;
         /* on the root file system a mount point is made only when it is missing: the root given must show it */
         if (w->write->missing && (!c->root || root_entry_type(c->root, w->path) >= 0))
                 return 0;
@@ -57,7 +60,11 @@ static int judge(const LintContext *c, ModelUnit *u, const ExecWriteAt *w, Findi
                 return -ENOMEM;
         f = lint_finding(c, out, ID, u, file, w->setting ? w->setting->line : 0,
                          "for systemd %u, %s %s %s before exec (%s), but nothing orders %s after %s", c->version,
-                         w->write->pid1 ? "PID 1" : "the child", w->write->missing ? "creates" : "writes", w->path,
+                         w->write->pid1 ? "PID 1" : "the child",
+                         w->write->missing                   ? "creates"
+                         : w->write->op == EXEC_WRITE_NONE ? "needs"
+                                                             : "writes",
+                         w->path,
                          w->write->setting, u->unit->id, need);
         if (!f)
                 return -ENOMEM;
@@ -96,7 +103,7 @@ int check_exec_write_before_writable(const LintContext *c, ModelUnit *u, Finding
         if (r < 0)
                 return r;
         for (size_t i = 0; i < l.n; i++) {
-                if (!streq(l.items[i].write->check, ID))
+                if (!exec_write_judged_by(l.items[i].write, ID))
                         continue;
                 r = judge(c, u, &l.items[i], out);
                 if (r < 0)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* exec-write-removed-by-tmpfiles: PID 1 creates a path the unit keeps while it runs (PrivateTmp='s private
  * directories), the boot's tmpfiles.d removes it (Debian's D /tmp, upstream's R! /tmp/systemd-private-*), and
- * the unit is not ordered after systemd-tmpfiles-setup.service. */
+ * the unit is not ordered after systemd-tmpfiles-setup.service. It judges the writes whose check= names it
+ * (the lasting ones). */
 
 #include "lint/check-common.h"
 #include "lint/exec-writes.h"
@@ -81,7 +82,7 @@ int check_exec_write_removed_by_tmpfiles(const LintContext *c, ModelUnit *u, Fin
         if (r < 0)
                 return r;
         for (size_t i = 0; i < l.n; i++) {
-                if (!l.items[i].write->lasting)
+                if (!exec_write_judged_by(l.items[i].write, ID))
                         continue;
                 r = judge(c, u, &l.items[i], out);
                 if (r < 0)

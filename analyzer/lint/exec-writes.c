@@ -27,8 +27,19 @@ static const Setting *find_setting(const ModelUnit *u, const char *key) {
         return NULL;
 }
 
-/* Replaces every %n by the unit's name and tpl's {word}/{dest} by value. */
-static char *expand(const char *tpl, const char *unit, const char *value) {
+/* One word of a setting: {src} and {dest} of SRC[:DEST[:OPTIONS]] (BindPaths=, BindReadOnlyPaths=; DEST is SRC
+ * when absent), {word} and {dest} of any other PATH[:OPTIONS]; prefixes "-" and "+" go. */
+typedef struct WordPaths {
+        char *src, *dest;
+} WordPaths;
+
+static void word_paths_done(WordPaths *p) {
+        free(p->src);
+        free(p->dest);
+}
+
+/* Replaces every %n by the unit's name and tpl's {word}/{dest}/{src} by the word's paths (wp may be NULL). */
+static char *expand(const char *tpl, const char *unit, const WordPaths *wp) {
         _cleanup_(freep) char *buf = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&buf, &len);
@@ -39,9 +50,12 @@ static char *expand(const char *tpl, const char *unit, const char *value) {
                 if (startswith(p, "%n")) {
                         fputs(unit, f);
                         p++;
-                } else if (value && (startswith(p, "{word}") || startswith(p, "{dest}"))) {
-                        fputs(value, f);
+                } else if (wp && (startswith(p, "{word}") || startswith(p, "{dest}"))) {
+                        fputs(wp->dest, f);
                         p += 5;
+                } else if (wp && startswith(p, "{src}")) {
+                        fputs(wp->src, f);
+                        p += 4;
                 } else
                         fputc(*p, f);
         }
@@ -51,31 +65,53 @@ static char *expand(const char *tpl, const char *unit, const char *value) {
 }
 
 static bool uses_words(const char *tpl) {
-        return strstr(tpl, "{word}") || strstr(tpl, "{dest}");
+        return strstr(tpl, "{word}") || strstr(tpl, "{dest}") || strstr(tpl, "{src}");
 }
 
-/* The path of one word: SRC[:DEST[:OPTIONS]] of BindPaths=/BindReadOnlyPaths= gives DEST (or SRC), any other
- * PATH[:OPTIONS] gives PATH; prefixes "-" and "+" go. */
-static char *word_path(const char *key, const char *word) {
+static int word_paths(const char *key, const char *word, WordPaths *ret) {
         const char *w = word;
         size_t n;
 
         while (*w == '-' || *w == '+')
                 w++;
         n = strcspn(w, ":");
-        if (startswith(key, "Bind") && w[n] == ':') {
-                const char *d = w + n + 1;
-                size_t m = strcspn(d, ":");
-                if (m > 0)
-                        return strndup_safe(d, m);
-        }
-        return strndup_safe(w, n);
+        ret->src = strndup_safe(w, n);
+        if (startswith(key, "Bind") && w[n] == ':' && w[n + 1] != ':' && w[n + 1])
+                ret->dest = strndup_safe(w + n + 1, strcspn(w + n + 1, ":"));
+        else
+                ret->dest = ret->src ? strdup(ret->src) : NULL;
+        return ret->src && ret->dest ? 0 : -ENOMEM;
 }
 
-static int add(ExecWriteList *l, const ExecWrite *w, const ModelUnit *u, const Setting *s, const char *value) {
-        _cleanup_(freep) char *path = expand(w->path, u->unit->id, value), *under = expand(w->under, u->unit->id, value);
+/* The directory a write with in-root="yes" is made below: RootDirectory='s value, "" for the host's /, or NULL
+ * when it is inside a RootImage= (mounted below /run, nothing a boot ordering decides). */
+static const char *write_root(const ModelUnit *u) {
+        const Setting *img = find_setting(u, "RootImage"), *dir = find_setting(u, "RootDirectory");
+
+        if (img && !isempty(img->value))
+                return NULL;
+        if (dir && path_is_absolute(dir->value) && !strchr(dir->value, '%'))
+                return dir->value;
+        return "";
+}
+
+static char *expand_in(const char *root, const char *tpl, const char *unit, const WordPaths *wp) {
+        _cleanup_(freep) char *p = expand(tpl, unit, wp), *j = NULL;
+
+        if (!p || isempty(root) || !path_is_absolute(p))
+                return TAKE_PTR(p);
+        return asprintf_safe(&j, "%s/%s", root, p) < 0 ? NULL : path_simplify_dup(j);
+}
+
+static int add(ExecWriteList *l, const ExecWrite *w, const ModelUnit *u, const Setting *s, const WordPaths *wp) {
+        const char *root = w->in_root ? write_root(u) : "";
+        _cleanup_(freep) char *path = NULL, *under = NULL;
         ExecWriteAt *n;
 
+        if (!root)
+                return 0;
+        path = expand_in(root, w->path, u->unit->id, wp);
+        under = expand_in(root, w->under, u->unit->id, wp);
         if (!path || !under)
                 return -ENOMEM;
         if (!path_is_absolute(path) || !path_is_absolute(under))
@@ -127,12 +163,12 @@ int lint_exec_writes(const LintContext *c, const ModelUnit *u, ExecWriteList *re
                         if (!ki || setting_words(u->unit, x, ki, model_features(c->model), &words, NULL) < 0)
                                 continue;
                         STRV_FOREACH(word, words) {
-                                _cleanup_(freep) char *p = word_path(x->key, *word);
-                                if (!p)
+                                _cleanup_(word_paths_done) WordPaths p = {};
+                                if (word_paths(x->key, *word, &p) < 0)
                                         return -ENOMEM;
-                                if (isempty(p) || strchr(p, '%'))
+                                if (isempty(p.src) || isempty(p.dest) || strchr(p.src, '%') || strchr(p.dest, '%'))
                                         continue;
-                                r = add(ret, w, u, x, p);
+                                r = add(ret, w, u, x, &p);
                                 if (r < 0)
                                         return r;
                         }

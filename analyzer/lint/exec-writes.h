@@ -2,8 +2,9 @@
 #pragma once
 
 /* The exec-time write model applied to one unit: the writes of rules/exec-writes.xml whose conditions hold for
- * the unit at the context's version, with their paths expanded (%n the unit name, {word} and {dest} each word
- * of the setting; %b, the boot id, stays as written), and the removal judgement of the boot's tmpfiles.d. */
+ * the unit at the context's version, with their paths expanded (%n the unit name, {word}, {dest} and {src} the
+ * paths of each word of the setting; %b, the boot id, stays as written; in-root="yes" writes below RootDirectory=,
+ * none with RootImage=), and the removal judgement of the boot's tmpfiles.d. */
 
 #include "lint/lint.h"
 

@@ -17,7 +17,7 @@ static void exec_write_done(ExecWrite *w) {
         free(w->setting);
         free(w->path);
         free(w->under);
-        free(w->check);
+        strv_free(w->checks);
         free(w->source);
         for (size_t i = 0; i < w->n_conds; i++)
                 rules_dep_cond_done(&w->conds[i]);
@@ -38,6 +38,7 @@ void rules_exec_writes_done(Rules *r) {
 
 static int parse_write(Rules *r, const RulesFile *f, xmlNode *n, DiagList *diags) {
         _cleanup_(exec_write_done) ExecWrite w = { .file = f->path, .line = xml_line(n) };
+        const char *check = strempty(xml_attr(n, "check"));
         size_t n_conds = 0, n_fails = 0;
         ExecWrite *nw;
         int q;
@@ -46,10 +47,16 @@ static int parse_write(Rules *r, const RulesFile *f, xmlNode *n, DiagList *diags
         w.setting = strdup(strempty(xml_attr(n, "setting")));
         w.path = strdup(strempty(xml_attr(n, "path")));
         w.under = strdup(strempty(xml_attr(n, "under")));
-        w.check = strdup(strempty(xml_attr(n, "check")));
         w.source = strdup(strempty(xml_attr(n, "source")));
-        if (!w.id || !w.setting || !w.path || !w.under || !w.check || !w.source)
+        if (!w.id || !w.setting || !w.path || !w.under || !w.source)
                 return -ENOMEM;
+        /* check="a b": a space-separated list of check ids */
+        for (const char *p = check + strspn(check, " "); *p; p += strspn(p, " ")) {
+                size_t len = strcspn(p, " ");
+                if (strv_push(&w.checks, strndup_safe(p, len)) < 0)
+                        return -ENOMEM;
+                p += len;
+        }
         for (size_t i = 0; i < r->n_exec_writes; i++)
                 if (streq(r->exec_writes[i].id, w.id))
                         return rules_bad(diags, f->path, w.line, "duplicate write id \"%s\"", w.id);
@@ -57,6 +64,7 @@ static int parse_write(Rules *r, const RulesFile *f, xmlNode *n, DiagList *diags
         w.op = string_table_lookup(exec_write_op_table, _EXEC_WRITE_OP_MAX, xml_attr(n, "op"));
         w.lasting = streq_ptr(xml_attr(n, "lasting"), "yes");
         w.missing = streq_ptr(xml_attr(n, "missing"), "yes");
+        w.in_root = streq_ptr(xml_attr(n, "in-root"), "yes");
         if (w.op < 0)
                 return rules_bad(diags, f->path, w.line, "write %s: unknown op", w.id);
         if (w.under[0] != '/' && w.under[0] != '{')
@@ -112,17 +120,22 @@ int rules_parse_exec_writes(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList 
         return error;
 }
 
-/* Every check= names a check of checks.xml ("" is none). */
+/* Every word of check= names a check of checks.xml ("" is none). */
 int rules_exec_writes_finish(Rules *r, DiagList *diags) {
         int error = 0;
 
         for (size_t i = 0; i < r->n_exec_writes; i++) {
                 const ExecWrite *w = &r->exec_writes[i];
-                if (!isempty(w->check) && !rules_check_lookup(r, w->check))
-                        error = error ?: rules_bad(diags, w->file, w->line, "write %s: unknown check \"%s\"", w->id,
-                                                   w->check);
+                STRV_FOREACH(c, w->checks)
+                        if (!rules_check_lookup(r, *c))
+                                error = error ?: rules_bad(diags, w->file, w->line, "write %s: unknown check \"%s\"",
+                                                           w->id, *c);
         }
         return error;
+}
+
+bool exec_write_judged_by(const ExecWrite *w, const char *id) {
+        return strv_contains(w->checks, id);
 }
 
 size_t rules_exec_write_count(const Rules *r) {

@@ -230,11 +230,12 @@ typedef struct ExecWrite {
         char *id;
         bool pid1;
         char *setting;        /* the key that asks for it */
-        char *path, *under;   /* templates: %n the unit name, {word}/{dest} each word of the setting */
+        char *path, *under;   /* templates: %n the unit name, {word}/{dest}/{src} each word of the setting */
         ExecWriteOp op;
         bool lasting;         /* used while the unit runs: nothing may remove it */
         bool missing;         /* made only when it does not exist */
-        char *check;          /* the check that judges it, "" none */
+        bool in_root;         /* with RootDirectory= it is inside that directory (RootImage=: inside the image) */
+        char **checks;        /* the checks that judge it (none: empty) */
         unsigned since, until;
         char *source;
         DepCond *conds;
@@ -248,6 +249,8 @@ typedef struct ExecWrite {
 size_t rules_exec_write_count(const Rules *r);
 const ExecWrite *rules_exec_write_get(const Rules *r, size_t i);
 bool exec_write_applies(const ExecWrite *w, unsigned v);
+/* Does the check called id judge w? */
+bool exec_write_judged_by(const ExecWrite *w, const char *id);
 /* The failure of w on a read-only file system at v, or NULL. */
 const ExecWriteFailure *exec_write_failure(const ExecWrite *w, unsigned v);
 const char *exec_write_op_to_string(ExecWriteOp op);

@@ -17,11 +17,21 @@ static const ExecWrite *find(const Rules *r, const char *id) {
 
 static void test_rules(const Rules *r) {
         const ExecWrite *pt = find(r, "private-tmp-dir"), *pd = find(r, "private-devices-tmp"),
-                        *pr = find(r, "private-devices-run");
+                        *pr = find(r, "private-devices-run"), *bs = find(r, "bind-paths-source"),
+                        *bm = find(r, "bind-paths-mount-point");
         const ExecWriteFailure *f;
         const TargetTmpfiles *t;
 
         tap_ok(pt && pt->pid1 && pt->lasting && streq(pt->under, "/tmp"), "private-tmp-dir: PID 1, kept, under /tmp");
+        tap_ok(pt && exec_write_judged_by(pt, "private-tmp-before-remount") &&
+                       exec_write_judged_by(pt, "exec-write-removed-by-tmpfiles") &&
+                       !exec_write_judged_by(pt, "exec-write-before-writable"),
+               "private-tmp-dir: check= names two checks, each judges it");
+        tap_ok(bs && bs->op == EXEC_WRITE_NONE && !bs->in_root && streq(bs->path, "{src}") &&
+                       exec_write_judged_by(bs, "exec-write-before-writable") && exec_write_applies(bs, 233) &&
+                       !exec_write_applies(bs, 232),
+               "bind-paths-source: the source on the host, needed from 233 (BindPaths=), judged");
+        tap_ok(bm && bm->in_root && bm->missing, "bind-paths-mount-point: below RootDirectory=, made when missing");
         f = pt ? exec_write_failure(pt, 229) : NULL;
         tap_ok(f && strstr(f->text, "resources"), "229: result 'resources'");
         f = pt ? exec_write_failure(pt, 246) : NULL;
