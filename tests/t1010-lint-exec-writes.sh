@@ -55,6 +55,15 @@ t "rhel-7 (219, upstream tmp.conf: q, no R!): only the EROFS race" "$W" --target
 t "systemd 229 without a target (upstream tmp.conf): only the EROFS race" "$W" --systemd=229 "$ovt"
 W=''
 t "bionic (237): the implicit After=systemd-tmpfiles-setup.service closes both" "$W" --target=ubuntu-bionic "$ovt"
+# the consequence is the version's own failure (exec-writes.xml <fails>), not a summary of all of them
+consequence() { # consequence V NEEDLE: private-tmp-before-remount of the LP#1750780 unit names NEEDLE for systemd V
+        "$BOOTRACE" lint -q --format=json --systemd="$1" "$ovt" > "$TMP/c.json"
+        jq -r '.findings[] | select(.check == "private-tmp-before-remount") | .evidence[]' < "$TMP/c.json" |
+                grep "^consequence" > "$TMP/c.txt" || { echo "no consequence line"; return 1; }
+        grep -qF "for systemd $1, $2" "$TMP/c.txt" || { cat "$TMP/c.txt"; return 1; }
+}
+test_expect "219: the consequence is exec_spawn()'s failure" consequence 219 '"U failed to run '"'start'"' task'
+test_expect "229: the consequence names ERRNO=30 and result 'resources'" consequence 229 '"U: Failed to run '"'start'"' task: Read-only file system" (ERRNO=30)'
 
 # PrivateDevices=yes: /tmp/namespace-dev-XXXXXX up to 254, /run/systemd/namespace-XXXXXX from 255
 pdev=$FIXTURES/exec-writes/units/racy-pdev.service
