@@ -14,6 +14,11 @@ bool path_startswith_dir(const char *path, const char *dir);
 int check_root_writable(const LintContext *c, ModelUnit *u, FindingList *out, const char *id, char **paths,
                         const Setting *why, const char *consequence);
 
+/* check_root_writable() over the writes of rules/exec-writes.xml whose check= names id: those on the root file
+ * system (not /run), the first assignment that asks for one, and as the consequence intro followed by the
+ * version's <fails> of the first. */
+int check_root_writes(const LintContext *c, ModelUnit *u, FindingList *out, const char *id, const char *intro);
+
 /* Adds "created at boot by systemd-tmpfiles-setup.service (FILE:LINE: TYPE PATH)" when a tmpfiles.d line
  * creates path: it exists only once that service has run, which itself runs after the remount. */
 int check_evidence_tmpfiles(const LintContext *c, Finding *f, const char *path);
