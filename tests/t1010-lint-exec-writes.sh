@@ -65,6 +65,20 @@ consequence() { # consequence V NEEDLE: private-tmp-before-remount of the LP#175
 test_expect "219: the consequence is exec_spawn()'s failure" consequence 219 '"U failed to run '"'start'"' task'
 test_expect "229: the consequence names ERRNO=30 and result 'resources'" consequence 229 '"U: Failed to run '"'start'"' task: Read-only file system" (ERRNO=30)'
 
+# writable-path-before-remount judges the model's ReadWritePaths=/*Directory= writes: the old name too, and the
+# version's failure of the setting
+mkdir -p "$TMP/w"
+printf '[Unit]\nDefaultDependencies=no\n\n[Service]\nExecStart=/bin/true\nReadWriteDirectories=/var/spool/w\n' > "$TMP/w/rwd.service"
+printf '[Unit]\nDefaultDependencies=no\n\n[Service]\nExecStart=/bin/true\nLogsDirectory=w\n' > "$TMP/w/logs.service"
+W='writable-path-before-remount '
+t "229: ReadWriteDirectories= (ReadWritePaths='s old name) needs / writable" "$W" --systemd=229 "$TMP/w/rwd.service"
+t "245: LogsDirectory= needs / writable" "$W" --systemd=245 "$TMP/w/logs.service"
+test_expect "... and the consequence is 240/LOGS_DIRECTORY" sh -c '
+        "$BOOTRACE" lint -q --systemd=245 "$0" > "$1"; grep -q "consequence: .*for systemd 245, .*240/LOGS_DIRECTORY" "$1"' \
+        "$TMP/w/logs.service" "$TMP/w/logs.txt"
+W=''
+t "246: LogsDirectory= orders the unit after the remount itself (f3b7a79b97)" "$W" --systemd=246 "$TMP/w/logs.service"
+
 # PrivateDevices=yes: /tmp/namespace-dev-XXXXXX up to 254, /run/systemd/namespace-XXXXXX from 255
 pdev=$FIXTURES/exec-writes/units/racy-pdev.service
 pdevr=$FIXTURES/exec-writes/units/racy-pdev-remount.service
