@@ -231,19 +231,6 @@ than the newest modelled version $newest (model $v to run them)"
         done
 }
 
-# rules_through V DIR: DIR becomes a copy of the rules ($BOOTRACE_RULES_DIR) in which the newest base model is
-# also that of systemd V (base-V.xml), so that the facts the rules hold for versions after the newest base model
-# (exec-writes.xml, features.xml) can be judged; the newest model's base units stand for the versions after it,
-# as for every version between two base models. Only for tests of such facts. Prints the newest base model.
-rules_through() {
-        local newest
-        newest=$(sed -n 's/^<base systemd="\([0-9]*\)".*/\1/p' "$BOOTRACE_RULES_DIR"/base-*.xml | sort -n | tail -1)
-        mkdir -p "$2" && cp -R "$BOOTRACE_RULES_DIR"/. "$2/" || return 1
-        [ "$1" -le "$newest" ] ||
-                sed "s/^<base systemd=\"[0-9]*\"/<base systemd=\"$1\"/" "$2/base-$newest.xml" > "$2/base-$1.xml"
-        echo "$newest"
-}
-
 # fixture_root CASEDIR DEST: copies a golden case's tree (its root/, or that of the case named in root-from) to
 # DEST and creates the symlinks listed in its symlinks file ("PATH TARGET" per line: release tarballs cannot
 # carry symlinks, automake's tar dereferences them).

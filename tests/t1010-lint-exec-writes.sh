@@ -11,14 +11,10 @@
 ovt=$FIXTURES/examples/open-vm-tools.service
 race_checks='private-tmp-before-remount|writable-path-before-remount|path-on-separate-mount|exec-write-before-writable|exec-write-removed-by-tmpfiles|sandbox-ordered-too-early|ordering-cycle'
 
-# The write model has facts after the newest base model (258: no private /var/tmp for DefaultDependencies=no;
-# 260: PrivateTmp=yes becomes disconnected), which bootrace refuses to judge without a model of the version. A copy
-# of the rules whose newest base model is also given as NEWER (its base units then stand for the versions in
-# between, as for every version between two base models) judges them; only those lints use it.
-NEWER=262
-NEWEST=$(rules_through $NEWER "$TMP/rules") || { echo "Bail out! cannot copy the rules"; exit 1; }
-# newer V: the rules to lint systemd V with
-newer() { if [ "$1" -gt "$NEWEST" ]; then echo "$TMP/rules"; else echo "$BOOTRACE_RULES_DIR"; fi; }
+# The write model's newest facts (258: no private /var/tmp for DefaultDependencies=no; 260: PrivateTmp=yes becomes
+# disconnected) are judged up to the newest modelled version.
+NEWEST=$(lab_model_newest)
+[ -n "$NEWEST" ] || { echo "Bail out! bootrace --version names no modelled range"; exit 1; }
 
 # expect_checks WANT ARGS...: lint ARGS runs (exit 0 or 1) and its findings have exactly the check ids WANT
 expect_checks() {
@@ -88,9 +84,9 @@ for v in 219 229 237 245 247 252 254; do
         W=''
         t "systemd $v: After=systemd-remount-fs.service closes it" "$W" --systemd=$v "$pdevr"
 done
-for v in 255 257 $NEWER; do
+for v in 255 257 $NEWEST; do
         W=''
-        BOOTRACE_RULES_DIR=$(newer $v) t "systemd $v: PrivateDevices=yes writes only /run" "$W" --systemd=$v "$pdev"
+        t "systemd $v: PrivateDevices=yes writes only /run" "$W" --systemd=$v "$pdev"
 done
 test_expect "the finding names 226/NAMESPACE and the mkdtemp in /tmp for 252" sh -c '
         "$BOOTRACE" lint -q --target=debian-bookworm "$0" > "$1"; grep -q "226/NAMESPACE" "$1" &&
@@ -160,22 +156,22 @@ printf '[Unit]\nDefaultDependencies=no\nAfter=systemd-remount-fs.service\n\n[Ser
 W='exec-write-before-writable '
 t "257: PrivateTmp=disconnected creates /var/tmp below var.mount" "$W" --root="$TMP/vroot" --systemd=257 "$TMP/d/disc.service"
 W=''
-BOOTRACE_RULES_DIR=$(newer 258) t "258: no private /var/tmp for DefaultDependencies=no (6156bec7a4)" "$W" --root="$TMP/vroot" --systemd=258 "$TMP/d/disc.service"
+t "258: no private /var/tmp for DefaultDependencies=no (6156bec7a4)" "$W" --root="$TMP/vroot" --systemd=258 "$TMP/d/disc.service"
 
 # no false positives: upstream's early units of each era, on every version of the era
 early=$FIXTURES/exec-writes/early
-eras="v219:219:228 v229:229:231 v232:232:236 v237:237:244 v245:245:248 v249:249:254 v255:255:$NEWER"
+eras="v219:219:228 v229:229:231 v232:232:236 v237:237:244 v245:245:248 v249:249:254 v255:255:$NEWEST"
 for e in $eras; do
         IFS=: read -r era from to <<< "$e"
         for v in $(seq "$from" "$to"); do
                 for tg in "" --target=debian-bookworm; do
                         test_expect "$era early units, systemd $v${tg:+, tmpfiles.d of debian-bookworm}: no race" sh -c '
                                 rc=0
-                                BOOTRACE_RULES_DIR=$5 "$BOOTRACE" lint -q --format=json --systemd="$0" $1 "$2"/*.service \
+                                "$BOOTRACE" lint -q --format=json --systemd="$0" $1 "$2"/*.service \
                                         > "$3" 2> "$3.err" || rc=$?
                                 [ $rc -le 1 ] || { echo "lint exited $rc"; cat "$3.err"; exit 1; }
                                 ! jq -r ".findings[].check" < "$3" | grep -Ex "$4"' \
-                                "$v" "$tg" "$early/$era" "$TMP/early.json" "$race_checks" "$(newer "$v")"
+                                "$v" "$tg" "$early/$era" "$TMP/early.json" "$race_checks"
                 done
         done
 done

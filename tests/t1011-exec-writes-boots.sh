@@ -8,17 +8,15 @@
 # - with D /tmp and an x exclusion in the boot's tmpfiles.d, a file written after the remount but before
 #   systemd-tmpfiles-setup.service was removed in every boot; the x-excluded one exactly on the versions
 #   before the model's tmpfiles-honours-exclusions feature; one written after tmpfiles-setup (the repair) never.
-# A set whose systemd is newer than the newest base model (forky, 262) is linted with a copy of the rules whose
-# newest base model stands for it too (rules_through in lib.sh): the write model's facts reach that far.
+# A set whose systemd is newer than the newest modelled version is skipped, saying so.
 . "$(dirname "$0")/lib.sh"
 
 dir=$FIXTURES/exec-writes
 since=$(sed -n 's/.*<feature name="tmpfiles-honours-exclusions" since="\([0-9]*\)".*/\1/p' \
         "$BOOTRACE_RULES_DIR/features.xml")
 [ -n "$since" ] || { echo "Bail out! no tmpfiles-honours-exclusions feature"; exit 1; }
-newest_set=$(awk '!/^#/ { print $2 }' "$dir/sets" | sort -n | tail -1)
-rules_through "$newest_set" "$TMP/rules" > /dev/null || { echo "Bail out! cannot copy the rules"; exit 1; }
-export BOOTRACE_RULES_DIR=$TMP/rules
+newest=$(lab_model_newest)
+[ -n "$newest" ] || { echo "Bail out! bootrace --version names no modelled range"; exit 1; }
 
 # failed UNIT FILE: "F/N" of the truth summary
 failed() {
@@ -31,6 +29,10 @@ for truth in "$dir"/*.truth.tsv; do
         set=$(basename "$truth" .truth.tsv)
         v=$(awk -v s="$set" '$1 == s { print $2 }' "$dir/sets")
         [ -n "$v" ] || { echo "Bail out! $set is not in $dir/sets"; exit 1; }
+        if [ "$v" -gt "$newest" ]; then
+                test_skip "$set: every test of the set" "beyond the model: systemd $v, newer than $newest"
+                continue
+        fi
         rc=0
         "$BOOTRACE" lint -q --systemd="$v" --format=json "$dir/units/racy-pdev.service" > "$TMP/pdev.json" || rc=$?
         [ $rc -le 1 ] || { echo "Bail out! lint --systemd=$v exited $rc"; exit 1; }
