@@ -528,6 +528,7 @@ static int lint_baselines(FixJudged *j, const Root *root, const Rules *rules, co
                         .root = root,
                         .extra_dirs = units->extra,
                         .version = j->targets[t].version,
+                        .target = j->targets[t].name,
                         .distro = j->targets[t].distro,
                         .profile = j->targets[t].profile,
                         .generator_dir = j->targets[t].generator_dir,

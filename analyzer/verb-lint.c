@@ -326,7 +326,8 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
         }
 
         LintRunOptions ro = {
-                .root = root, .extra_dirs = extra, .version = version, .distro = distro, .profile = profile,
+                .root = root, .extra_dirs = extra, .version = version, .target = target_name, .distro = distro,
+                .profile = profile,
                 .package_root = pkgs.root, .package_dirs = package_dirs, .tmpfiles = &tmpfiles,
                 .generator_dir = generated, .anchor = anchor, .anchor_given = !!anchor, .names = names,
                 .suppressions = supp.path ? &supp : NULL,

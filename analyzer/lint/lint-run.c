@@ -3,6 +3,7 @@
 
 #include "basic/unit-name.h"
 #include "lint/check-common.h"
+#include "lint/exec-writes.h"
 #include "lint/lint-profile.h"
 #include "lint/lint-run.h"
 #include "load/fstab-generator.h"
@@ -156,6 +157,7 @@ LintRun *lint_run_free(LintRun *r) {
         strv_free(r->linted);
         strv_free(r->load_errors);
         finding_list_done(&r->findings);
+        tmpfiles_list_done(&r->boot_tmpfiles_own);
         model_free(r->model);
         free(r);
         return NULL;
@@ -165,6 +167,51 @@ LintRun *lint_run_release(LintRun *r) {
         if (r)
                 model_release(TAKE_PTR(r->model));
         return lint_run_free(r);
+}
+
+/* Does l say anything about /tmp itself? A root's tmpfiles.d that does is the configuration its boot runs. */
+static bool configures_tmp(const TmpfilesList *l) {
+        for (size_t i = 0; l && i < l->n; i++)
+                if (streq(l->items[i].path, "/tmp") || streq(l->items[i].path, "/tmp/"))
+                        return true;
+        return false;
+}
+
+/* The tmpfiles.d lines the boot removes with: the root's (o->tmpfiles, else read here) when they configure /tmp,
+ * else the target's lines of rules/target-tmpfiles.xml, parsed into own. */
+static int boot_tmpfiles(const LintRunOptions *o, const Rules *rules, TmpfilesList *own,
+                         const TmpfilesList **ret) {
+        _cleanup_(diag_list_done) DiagList scratch = {};
+        const TargetTmpfiles *t;
+        int r;
+
+        if (o->root && !o->tmpfiles) {
+                r = tmpfiles_load(o->root, own, &scratch);
+                if (r < 0)
+                        return r;
+                if (configures_tmp(own)) {
+                        *ret = own;
+                        return 0;
+                }
+                tmpfiles_list_done(own);
+        } else if (o->root && configures_tmp(o->tmpfiles)) {
+                *ret = o->tmpfiles;
+                return 0;
+        }
+        *ret = own;
+        t = rules_target_tmpfiles(rules, o->target, o->version);
+        if (!t)
+                return 0;
+        /* one line at a time, so that each entry names its own line of the rules file */
+        for (size_t i = 0; t->lines && t->lines[i]; i++) {
+                size_t first = own->n;
+                r = tmpfiles_parse(t->lines[i], path_basename(t->file), own, &scratch);
+                if (r < 0)
+                        return r;
+                for (size_t k = first; k < own->n; k++)
+                        own->items[k].line = t->line_numbers[i];
+        }
+        return 0;
 }
 
 static const char * const anchors[] = {
@@ -257,6 +304,20 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
                                 (void) model_add(run->model, *m, NULL);
                 }
         }
+        /* and those of what PID 1 and the children write before exec */
+        for (size_t i = 0; i < run->n_units; i++) {
+                _cleanup_(exec_write_list_done) ExecWriteList writes = {};
+                LintContext pre = { .model = run->model, .rules = rules, .version = o->version };
+                if (lint_exec_writes(&pre, run->units[i], &writes) < 0)
+                        return -ENOMEM;
+                for (size_t k = 0; k < writes.n; k++) {
+                        _cleanup_(strv_freep) char **mounts = NULL;
+                        if (unit_name_mounts_of_path(writes.items[k].under, &mounts) < 0)
+                                return -ENOMEM;
+                        STRV_FOREACH(m, mounts)
+                                (void) model_add(run->model, *m, NULL);
+                }
+        }
         r = model_finish(run->model);
         if (r < 0) {
                 (void) diag_add(diags, DIAG_ERROR, NULL, 0, "cannot finish the model: %s", strerror(-r));
@@ -279,11 +340,15 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
         if (!run->transaction && o->anchor_given)
                 run->input_error = true;
 
+        r = boot_tmpfiles(o, rules, &run->boot_tmpfiles_own, &run->boot_tmpfiles);
+        if (r < 0)
+                return r;
         LintContext lc = {
                 .model = run->model, .rules = rules, .version = o->version, .units = run->units,
                 .n_units = run->n_units, .diags = diags, .transaction = run->transaction,
                 .transaction_anchor = anchor, .cycles = run->cycles, .n_cycles = run->n_cycles,
                 .cycles_truncated = run->cycles_truncated, .tmpfiles = o->tmpfiles,
+                .boot_tmpfiles = run->boot_tmpfiles, .root = o->root, .target = o->target,
         };
         _cleanup_(freep) size_t *diag_index = NULL;
         r = lint_index_diags(&lc, &diag_index);

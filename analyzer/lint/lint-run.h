@@ -19,6 +19,7 @@ typedef struct LintRunOptions {
         char **package_dirs;       /* searched after extra_dirs; their units count as given too */
         const TmpfilesList *tmpfiles; /* what systemd-tmpfiles creates at boot, or NULL */
         unsigned version;
+        const char *target;        /* the canonical target name (its tmpfiles.d lines), or NULL */
         const char *distro;        /* "ubuntu", "debian", ... or NULL */
         const Profile *profile;    /* what a default installation of the target adds (rules.h), or NULL */
         const char *generator_dir; /* offline fstab-generator output (lint_generate()), or NULL */
@@ -43,6 +44,8 @@ typedef struct LintRun {
         char **load_errors;        /* "NAME: not-found, PATH" for each unit of names that did not load */
         bool input_error;          /* a unit did not load, or the anchor asked for did not */
         FindingList findings;      /* unsorted, paths as loaded */
+        const TmpfilesList *boot_tmpfiles; /* what the boot removes with (LintContext.boot_tmpfiles) */
+        TmpfilesList boot_tmpfiles_own;
 } LintRun;
 
 /* Returns 0 (check run->input_error), or -errno: -ENOMEM, or the model or a check failing (diags say why). */

@@ -93,6 +93,9 @@ void model_hint_names(Model *m, char * const *names, size_t n, size_t i, size_t 
 int model_finish(Model *m);
 
 Graph *model_graph(const Model *m);
+/* Does condition c (rules.h) hold for mu? 1 yes, 0 no, -ENOMEM. The model kinds (mounts-for, loaded, after)
+ * need model_finish() first. */
+int model_unit_cond_holds(const Model *m, const ModelUnit *mu, const DepCond *c);
 /* The unit known by name (any of its names), or NULL. */
 ModelUnit *model_get(const Model *m, const char *name);
 /* The unit of a graph node, or NULL for a name that was referenced but never loaded. */
