@@ -94,6 +94,29 @@ static const struct option global_options[] = {
         { "help", no_argument, NULL, 'h' },
 };
 
+bool cli_global_option_takes_value(const char *arg) {
+        const struct option *match = NULL;
+        size_t l;
+
+        if (!startswith(arg, "--") || strchr(arg, '='))
+                return false;
+        arg += 2;
+        l = strlen(arg);
+        if (l == 0)
+                return false;
+        /* getopt_long takes an unambiguous abbreviation too (--targ V): a unique prefix counts */
+        for (size_t i = 0; i < ELEMENTSOF(global_options); i++) {
+                if (streq(global_options[i].name, arg))
+                        return global_options[i].has_arg == required_argument;
+                if (strncmp(global_options[i].name, arg, l) == 0) {
+                        if (match)
+                                return false;
+                        match = &global_options[i];
+                }
+        }
+        return match && match->has_arg == required_argument;
+}
+
 int cli_parse(int argc, char *argv[], Context *ctx, const struct option *extra, const char *extra_short,
               VerbOptionHandler handler, void *userdata, const char *help, int *ret_optind) {
         size_t n_extra = 0, n = 0;

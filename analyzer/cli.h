@@ -45,6 +45,10 @@ typedef int (*VerbOptionHandler)(int c, const char *arg, void *userdata);
 int cli_parse(int argc, char *argv[], Context *ctx, const struct option *extra, const char *extra_short,
               VerbOptionHandler handler, void *userdata, const char *help, int *ret_optind);
 
+/* Is arg a global option that takes its value from the next argument ("--target" of "--target NAME", also an
+ * unambiguous abbreviation such as "--targ")? main.c asks it of the options before the verb. */
+bool cli_global_option_takes_value(const char *arg);
+
 /* Is format one of the allowed ones (a _FORMAT_INVALID-terminated list)? Prints an error when not. */
 int cli_check_format(const Context *ctx, const char *verb, const OutputFormat *allowed);
 
