@@ -31,7 +31,8 @@ static const char lint_help[] =
         "                        desktop: NetworkManager; minimal: systemd's units only). Not with --root\n"
         "  --suppressions=FILE   lines \"UNIT: CHECK  # reason\" (UNIT may be *) to accept findings\n"
         "  --transaction=UNIT    the boot target whose transaction is checked for cycles (default.target)\n\n"
-        "Exit status: 0 nothing at or above --fail-on (default warning), 1 findings, 2 usage or input error.\n"
+        "Exit status: 0 nothing at or above --fail-on (default warning), 1 findings, 2 usage or input error\n"
+        "(also: a PATH or --root without unit files, a unit that cannot be loaded, any error printed).\n"
         "'bootrace explain' lists the checks.\n";
 
 enum {
@@ -65,7 +66,7 @@ static int lint_option(int c, const char *arg, void *userdata) {
 
 /* A .deb or an unpacked package tree goes into pkgs: 1 taken, 0 not a package, <0 error. What was refused in
  * it is said here, once (these are no findings). */
-static int collect_package(const char *arg, const struct stat *st, PackageSet *pkgs) {
+static int collect_package(const char *arg, const struct stat *st, PackageSet *pkgs, bool *said_error) {
         _cleanup_(diag_list_done) DiagList diags = {};
         int r;
 
@@ -73,6 +74,7 @@ static int collect_package(const char *arg, const struct stat *st, PackageSet *p
                 return 0;
         r = S_ISDIR(st->st_mode) ? package_set_add_tree(pkgs, arg, &diags) : package_set_add_deb(pkgs, arg, &diags);
         diag_list_print(&diags, stderr, DIAG_NOTICE);
+        *said_error = *said_error || diag_count(&diags, DIAG_ERROR) > 0;
         if (r < 0) {
                 log_error("%s: cannot read the package: %s", arg, strerror(-r));
                 return r;
@@ -80,7 +82,8 @@ static int collect_package(const char *arg, const struct stat *st, PackageSet *p
         return 1;
 }
 
-static int collect_args(int argc, char *argv[], int first, char ***names, char ***extra, PackageSet *pkgs) {
+static int collect_args(int argc, char *argv[], int first, char ***names, char ***extra, PackageSet *pkgs,
+                        bool *said_error) {
         for (int i = first; i < argc; i++) {
                 struct stat st;
                 int r;
@@ -89,7 +92,7 @@ static int collect_args(int argc, char *argv[], int first, char ***names, char *
                         log_error("%s: %s", argv[i], strerror(errno));
                         return -errno;
                 }
-                r = collect_package(argv[i], &st, pkgs);
+                r = collect_package(argv[i], &st, pkgs, said_error);
                 if (r < 0)
                         return r;
                 if (r > 0)
@@ -106,6 +109,12 @@ static int collect_args(int argc, char *argv[], int first, char ***names, char *
                         log_error("%s: cannot read the directory", argv[i]);
                         return -EIO;
                 }
+                if (r == 0) {
+                        /* a directory that holds nothing to judge is a wrong PATH, not a clean result */
+                        log_error("%s: no unit files in it (NAME.service, NAME.socket, ...); give a unit directory "
+                                  "such as debian/tmp/lib/systemd/system, a package tree or a .deb", argv[i]);
+                        return -ENOENT;
+                }
         }
         return 0;
 }
@@ -113,7 +122,7 @@ static int collect_args(int argc, char *argv[], int first, char ***names, char *
 /* The packages' unit directories, their unit files as the names to lint, and every tmpfiles.d line of the
  * packages and the root. */
 static int collect_packages(PackageSet *pkgs, const Root *root, const FeatureSet *fs, bool quiet, char ***names,
-                            char ***dirs, TmpfilesList *tmpfiles) {
+                            char ***dirs, TmpfilesList *tmpfiles, bool *said_error) {
         _cleanup_(diag_list_done) DiagList tdiags = {};
         _cleanup_(strv_freep) char **files = NULL;
         DiagList *diags = &tdiags;
@@ -146,6 +155,7 @@ static int collect_packages(PackageSet *pkgs, const Root *root, const FeatureSet
                         if (tdiags.items[i].file && startswith(tdiags.items[i].file, pkgs->packages[k].origin)) {
                                 DiagList one = { .items = &tdiags.items[i], .n = 1 };
                                 diag_list_print(&one, stderr, DIAG_NOTICE);
+                                *said_error = *said_error || tdiags.items[i].level == DIAG_ERROR;
                                 break;
                         }
         return 0;
@@ -256,6 +266,7 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
         const char *target_name = NULL;
         unsigned version;
         FeatureSet features;
+        bool said_error = false; /* an error was printed: the exit status is 2 whatever else is found */
         int r, first;
 
         r = cli_parse(argc, argv, ctx, options, NULL, lint_option, &args, lint_help, &first);
@@ -307,16 +318,24 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
         if (!root && (profile || profile_name))
                 cli_say_profile(profile, target_name, ctx->quiet);
 
-        r = collect_args(argc, argv, first, &names, &extra, &pkgs);
+        r = collect_args(argc, argv, first, &names, &extra, &pkgs, &said_error);
         if (r < 0)
                 return EXIT_ERROR;
-        r = collect_packages(&pkgs, root, &features, ctx->quiet, &names, &package_dirs, &tmpfiles);
+        r = collect_packages(&pkgs, root, &features, ctx->quiet, &names, &package_dirs, &tmpfiles, &said_error);
         if (r < 0) {
                 log_error("cannot read the packages: %s", strerror(-r));
                 return EXIT_ERROR;
         }
         if (first >= argc && collect_root_units(root, &features, &names, &diags) < 0) {
                 log_error("--root=%s: cannot list its units", ctx->root);
+                return EXIT_ERROR;
+        }
+        if (!names) {
+                if (first >= argc)
+                        log_error("--root=%s: no unit files in it; is it the root of a system?", ctx->root);
+                else
+                        log_error("no unit files in the package%s given: nothing to judge",
+                                  pkgs.n_packages == 1 ? "" : "s");
                 return EXIT_ERROR;
         }
         r = lint_generate(root, &features, &generated, &diags);
@@ -376,6 +395,7 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
                 if (diags.items[i].level == DIAG_ERROR || (!ctx->quiet && diags.items[i].level == DIAG_NOTICE)) {
                         DiagList one = { .items = &diags.items[i], .n = 1 };
                         diag_list_print(&one, stderr, DIAG_NOTICE);
+                        said_error = said_error || diags.items[i].level == DIAG_ERROR;
                 }
         for (size_t k = 0; supp.units && supp.units[k]; k++)
                 if (!supp.used[k] && !ctx->quiet)
@@ -385,7 +405,7 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
                 log_error("cannot write the report: %s", strerror(-r));
                 return EXIT_ERROR;
         }
-        if (run->input_error)
+        if (run->input_error || said_error)
                 return EXIT_ERROR;
         return finding_list_count_at_least(&run->findings, ctx->fail_on) > 0 ? EXIT_FINDINGS : EXIT_CLEAN;
 }

@@ -18,7 +18,9 @@ test_expect "bootrace --systemd 237 --format json lint: both values taken" sh -c
         "$BOOTRACE" --systemd 237 --format json lint "$0" > "$TMP/out" &&
         jq -e ".systemd == 237 and (.findings | length) == 0" "$TMP/out"' "$units"
 test_expect "bootrace --fail-on error --root DIR lint: both values taken" sh -c '
-        mkdir -p "$TMP/root/etc" && "$BOOTRACE" --fail-on error --root "$TMP/root" --systemd 252 --format=json \
+        mkdir -p "$TMP/root/etc/systemd/system" &&
+        printf "[Service]\nExecStart=/bin/true\n" > "$TMP/root/etc/systemd/system/x.service" &&
+        "$BOOTRACE" --fail-on error --root "$TMP/root" --systemd 252 --format=json \
                 lint > "$TMP/out" && jq -e ".systemd == 252" "$TMP/out"'
 test_expect "bootrace --quiet --target ubuntu-bionic lint: a flag takes no value" sh -c '
         "$BOOTRACE" --quiet --target ubuntu-bionic lint "$0"' "$units"
