@@ -66,6 +66,9 @@ int cli_open_root(const Context *ctx, Root **ret);
  * diags and an error. */
 int cli_load_rules(Rules **ret, DiagList *diags);
 
+/* The check id closest to a mistyped one (a borrowed string of rules), or NULL: for "did you mean". */
+const char *cli_suggest_check(const Rules *rules, const char *id);
+
 typedef struct Profile Profile;
 
 /* The profile of --profile=NAME (lint, fix) for target (a canonical target name, or NULL): NULL for "minimal",

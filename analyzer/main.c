@@ -2,6 +2,7 @@
 /* bootrace: option parsing, the verb table and the mapping to exit codes. Nothing else lives here. */
 
 #include "config.h"
+#include "basic/suggest.h"
 #include "verbs.h"
 
 static void help(void) {
@@ -57,7 +58,16 @@ int main(int argc, char *argv[]) {
         if (streq(argv[i], complete.name))
                 verb = &complete;
         if (!verb) {
-                log_error("unknown verb '%s'; try 'bootrace --help'", argv[i]);
+                _cleanup_(freep) const char **names = calloc(verb_table_size + 1, sizeof(char *));
+                const char *close = NULL;
+                for (size_t k = 0; names && k < verb_table_size; k++)
+                        names[k] = verb_table[k].name;
+                if (names)
+                        close = suggest_closest(argv[i], names, verb_table_size);
+                if (close)
+                        log_error("unknown verb '%s'; did you mean '%s'? try 'bootrace --help'", argv[i], close);
+                else
+                        log_error("unknown verb '%s'; try 'bootrace --help'", argv[i]);
                 return EXIT_ERROR;
         }
 

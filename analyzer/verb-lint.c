@@ -449,6 +449,14 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
         r = cli_load_rules(&rules, &diags);
         if (r < 0)
                 return EXIT_ERROR;
+        /* a mistyped check id in the suppression file would never match: said, with the id meant */
+        for (size_t k = 0; supp.checks && supp.checks[k]; k++)
+                if (!streq(supp.checks[k], "all") && !rules_check_lookup(rules, supp.checks[k])) {
+                        const char *close = cli_suggest_check(rules, supp.checks[k]);
+                        log_warning("%s:%u: unknown check \"%s\"%s%s%s; 'bootrace explain' lists them", supp.path,
+                                    supp.lines[k], supp.checks[k], close ? " (did you mean \"" : "",
+                                    strempty(close), close ? "\"?)" : "");
+                }
 
         /* several --target: each judged on its own (--systemd names one version: then the last --target) */
         n_targets = strv_length(ctx->targets) > 1 && ctx->systemd == 0 ? strv_length(ctx->targets) : 1;
