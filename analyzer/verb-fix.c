@@ -131,6 +131,10 @@ static int add_path(FixUnits *u, const char *arg) {
                           path_basename(arg));
         else if (r < 0 && r != -ENOMEM)
                 log_error("%s: cannot read the directory: %s", arg, strerror(-r));
+        else if (r == 0) {
+                log_error("%s: no unit files in it (NAME.service, NAME.socket, ...)", arg);
+                return -ENOENT;
+        }
         if (r < 0)
                 return r;
         STRV_FOREACH(f, files) {

@@ -92,7 +92,7 @@ int lint_collect_path(const char *arg, const struct stat *st, char ***names, cha
                 return -ENOMEM;
         if (S_ISDIR(st->st_mode)) {
                 _cleanup_(freep) struct dirent **de = NULL;
-                int n = scandir(abs, &de, NULL, alphasort);
+                int n = scandir(abs, &de, NULL, alphasort), found = 0;
 
                 if (n < 0)
                         return -errno;
@@ -104,13 +104,15 @@ int lint_collect_path(const char *arg, const struct stat *st, char ***names, cha
                         if (!p)
                                 r = -ENOMEM;
                         else if (r >= 0 && unit_name_is_valid(de[i]->d_name, UNIT_NAME_ANY) &&
-                                 lstat(p, &fst) >= 0 && S_ISREG(fst.st_mode))
+                                 lstat(p, &fst) >= 0 && S_ISREG(fst.st_mode)) {
                                 r = collect_file(p, de[i]->d_name, names, files);
+                                found++;
+                        }
                         free(de[i]);
                 }
                 if (r < 0)
                         return r;
-                return strv_extend_unique(extra, abs);
+                return strv_extend_unique(extra, abs) < 0 ? -ENOMEM : found;
         }
         base = path_basename(abs);
         if (!unit_name_is_valid(base, UNIT_NAME_ANY))
@@ -118,7 +120,7 @@ int lint_collect_path(const char *arg, const struct stat *st, char ***names, cha
         dir = strndup_safe(abs, base - abs > 1 ? (size_t) (base - abs - 1) : 1);
         if (!dir || collect_file(abs, base, names, files) < 0 || strv_extend_unique(extra, dir) < 0)
                 return -ENOMEM;
-        return 0;
+        return 1;
 }
 
 int lint_generate(const Root *root, const FeatureSet *fs, char **ret_dir, DiagList *diags) {

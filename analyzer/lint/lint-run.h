@@ -67,7 +67,8 @@ int lint_unit_name(const char *name, char **ret);
 /* A PATH argument of lint or fix: a unit file, or a directory of them (its regular files with a unit name).
  * Adds the names to lint (lint_unit_name()) to *names, the directory to search first to *extra and, when files
  * is not NULL, the absolute path of each unit file whose name was new to *files. st is stat() of arg. Returns
- * 0, -EINVAL when the file's name is no unit name, -ENOMEM, or the -errno of reading the directory. */
+ * the number of unit files arg holds (1 for a file, 0 for a directory without any), -EINVAL when the file's name
+ * is no unit name, -ENOMEM, or the -errno of reading the directory. */
 int lint_collect_path(const char *arg, const struct stat *st, char ***names, char ***extra, char ***files);
 
 /* Runs our model of systemd-fstab-generator for root into a fresh temporary directory (under $TMPDIR).
