@@ -14,20 +14,30 @@ struct BaseModel {
         char **alias_names, **alias_units;
 };
 
+void base_unit_done(BaseUnit *u) {
+        free((char *) u->name);
+        free((char *) u->text);
+        free((char *) u->path);
+        free((char *) u->package);
+        free((char *) u->version);
+}
+
+void base_links_free(BaseLink *l, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                free((char *) l[i].unit);
+                free((char *) l[i].name);
+                free((char *) l[i].package);
+        }
+        free(l);
+}
+
 static BaseModel *base_model_free(BaseModel *b) {
         if (!b)
                 return NULL;
-        for (size_t i = 0; i < b->n_units; i++) {
-                free((char *) b->units[i].name);
-                free((char *) b->units[i].text);
-                free((char *) b->units[i].path);
-        }
+        for (size_t i = 0; i < b->n_units; i++)
+                base_unit_done(&b->units[i]);
         free(b->units);
-        for (size_t i = 0; i < b->n_links; i++) {
-                free((char *) b->links[i].unit);
-                free((char *) b->links[i].name);
-        }
-        free(b->links);
+        base_links_free(b->links, b->n_links);
         strv_free(b->alias_names);
         strv_free(b->alias_units);
         free(b->source);
