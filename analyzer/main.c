@@ -19,10 +19,33 @@ static void help(void) {
                "  --no-color          no colour (also: NO_COLOR set, or stdout not a terminal)\n"
                "  --nearest-model     judge a version outside the modelled range with the nearest model\n"
                "  -q, --quiet         print less\n"
-               "  -h, --help          this help; 'bootrace VERB --help' for a verb's options\n"
-               "  --version           print the version and the modelled range of systemd versions\n\n"
+               "  -h, --help          this help; 'bootrace help VERB' or 'bootrace VERB --help' for a verb's\n"
+               "                      options\n"
+               "  -V, --version       print the version and the modelled range of systemd versions\n\n"
                "Exit status: 0 nothing at or above --fail-on, 1 findings or a failed verdict, 2 usage,\n"
                "input or environment error. See bootrace(1).\n");
+}
+
+/* The verb called name, or NULL after saying that there is none (and which one was probably meant). */
+static const Verb *find_verb(const char *name) {
+        _cleanup_(freep) const char **names = NULL;
+        const char *close = NULL;
+
+        for (size_t k = 0; k < verb_table_size; k++)
+                if (streq(verb_table[k].name, name))
+                        return &verb_table[k];
+        names = calloc(verb_table_size + 2, sizeof(char *));
+        for (size_t k = 0; names && k < verb_table_size; k++)
+                names[k] = verb_table[k].name;
+        if (names) {
+                names[verb_table_size] = "help";
+                close = suggest_closest(name, names, verb_table_size + 1);
+        }
+        if (close)
+                log_error("unknown verb '%s'; did you mean '%s'? try 'bootrace --help'", name, close);
+        else
+                log_error("unknown verb '%s'; try 'bootrace --help'", name);
+        return NULL;
 }
 
 int main(int argc, char *argv[]) {
@@ -38,7 +61,7 @@ int main(int argc, char *argv[]) {
                         help();
                         return EXIT_CLEAN;
                 }
-                if (streq(argv[i], "--version")) {
+                if (streq(argv[i], "--version") || streq(argv[i], "-V")) {
                         cli_print_version();
                         return EXIT_CLEAN;
                 }
@@ -52,24 +75,23 @@ int main(int argc, char *argv[]) {
                 log_error("no verb given; try 'bootrace --help'");
                 return EXIT_ERROR;
         }
-        for (size_t k = 0; k < verb_table_size; k++)
-                if (streq(verb_table[k].name, argv[i]))
-                        verb = &verb_table[k];
-        if (streq(argv[i], complete.name))
-                verb = &complete;
-        if (!verb) {
-                _cleanup_(freep) const char **names = calloc(verb_table_size + 1, sizeof(char *));
-                const char *close = NULL;
-                for (size_t k = 0; names && k < verb_table_size; k++)
-                        names[k] = verb_table[k].name;
-                if (names)
-                        close = suggest_closest(argv[i], names, verb_table_size);
-                if (close)
-                        log_error("unknown verb '%s'; did you mean '%s'? try 'bootrace --help'", argv[i], close);
-                else
-                        log_error("unknown verb '%s'; try 'bootrace --help'", argv[i]);
-                return EXIT_ERROR;
+        if (streq(argv[i], "help")) {
+                /* "bootrace help" is --help; "bootrace help VERB" is "bootrace VERB --help" */
+                if (i + 1 >= argc) {
+                        help();
+                        return EXIT_CLEAN;
+                }
+                verb = find_verb(argv[i + 1]);
+                if (!verb)
+                        return EXIT_ERROR;
+                context_init(&ctx);
+                r = verb->run(2, (char *[]) { argv[i + 1], (char *) "--help", NULL }, &ctx);
+                context_done(&ctx);
+                return r < 0 ? EXIT_ERROR : r;
         }
+        verb = streq(argv[i], complete.name) ? &complete : find_verb(argv[i]);
+        if (!verb)
+                return EXIT_ERROR;
 
         args = calloc(argc + 1, sizeof(char *));
         if (!args) {

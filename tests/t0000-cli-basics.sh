@@ -19,8 +19,11 @@ test_expect "--help lists nothing that is not a verb" sh -c '
         listed=$(sed -n "/^Verbs:/,/^\$/s/^  \([a-z][a-z-]*\) .*/\1/p" "$1")
         [ -n "$listed" ] || { echo "no verb list found in --help"; exit 1; }
         for v in $listed; do echo " $2 " | grep -q " $v " || { echo "not a verb: $v"; exit 1; }; done' - \
-        "$TMP/help" "$(echo $verbs)"
+        "$TMP/help" "$(echo $verbs) help"
 test_expect "--version prints the version" sh -c '"$BOOTRACE" --version | grep -q "^bootrace [0-9]"'
+test_expect "-V is --version" bash -c 'cmp <("$BOOTRACE" -V) <("$BOOTRACE" --version)'
+test_expect "help is --help" bash -c 'cmp <("$BOOTRACE" help) "$1"' - "$TMP/help"
+test_expect "help VERB is VERB --help" bash -c 'cmp <("$BOOTRACE" help stats) <("$BOOTRACE" stats --help)'
 # usage_error TEXT CMD...: CMD exits 2, says TEXT on stderr and prints nothing on stdout
 usage_error() {
         local text=$1 rc=0; shift
@@ -31,6 +34,7 @@ usage_error() {
 }
 test_expect "no verb is a usage error" usage_error "no verb given" bootrace
 test_expect "unknown verb is a usage error naming it" usage_error "'frobnicate'" bootrace frobnicate
+test_expect "help with an unknown verb is a usage error naming the closest" usage_error "did you mean 'lint'" bootrace help lnit
 test_expect "unknown option is a usage error naming it" usage_error "--frob" bootrace show --frob
 test_expect "bad --systemd value is a usage error naming it" usage_error "--systemd=abc" \
         bootrace show --systemd=abc x.service
