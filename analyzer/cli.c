@@ -286,14 +286,39 @@ int cli_open_root(const Context *ctx, Root **ret) {
         return r;
 }
 
-int cli_load_rules(Rules **ret, DiagList *diags) {
-        int r = rules_load(NULL, ret, diags);
+/* The rules of this process, read once: choosing the version and running the verb both need them, and reading
+ * and validating rules/ is most of a short run's cost. What the reading said (below an error) is kept and given
+ * to every caller. */
+static Rules *loaded_rules;
+static DiagList loaded_diags;
 
-        if (r < 0) {
-                diag_list_print(diags, stderr, DIAG_ERROR);
-                log_error("cannot read the rules in %s", rules_default_dir());
+int cli_load_rules(Rules **ret, DiagList *diags) {
+        int r;
+
+        if (!loaded_rules) {
+                r = rules_load(NULL, &loaded_rules, &loaded_diags);
+                if (r < 0) {
+                        for (size_t i = 0; i < loaded_diags.n; i++)
+                                (void) diag_add(diags, loaded_diags.items[i].level, loaded_diags.items[i].file,
+                                                loaded_diags.items[i].line, "%s", loaded_diags.items[i].message);
+                        diag_list_done(&loaded_diags);
+                        diag_list_print(diags, stderr, DIAG_ERROR);
+                        log_error("cannot read the rules in %s", rules_default_dir());
+                        *ret = NULL;
+                        return r;
+                }
         }
-        return r;
+        for (size_t i = 0; i < loaded_diags.n; i++)
+                if (diag_add(diags, loaded_diags.items[i].level, loaded_diags.items[i].file,
+                             loaded_diags.items[i].line, "%s", loaded_diags.items[i].message) < 0)
+                        return log_oom();
+        *ret = rules_ref(loaded_rules);
+        return 0;
+}
+
+void cli_release_rules(void) {
+        loaded_rules = rules_free(loaded_rules);
+        diag_list_done(&loaded_diags);
 }
 
 const char *cli_suggest_check(const Rules *rules, const char *id) {

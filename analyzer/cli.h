@@ -65,6 +65,8 @@ int cli_open_root(const Context *ctx, Root **ret);
 /* bootrace's rules (from rules_default_dir()). Returns 0, or a negative errno after printing the diagnostics in
  * diags and an error. */
 int cli_load_rules(Rules **ret, DiagList *diags);
+/* Drops this process's rules (main(), after the verb). */
+void cli_release_rules(void);
 
 /* The check id closest to a mistyped one (a borrowed string of rules), or NULL: for "did you mean". */
 const char *cli_suggest_check(const Rules *rules, const char *id);

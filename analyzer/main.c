@@ -87,6 +87,7 @@ int main(int argc, char *argv[]) {
                 context_init(&ctx);
                 r = verb->run(2, (char *[]) { argv[i + 1], (char *) "--help", NULL }, &ctx);
                 context_done(&ctx);
+                cli_release_rules();
                 return r < 0 ? EXIT_ERROR : r;
         }
         verb = streq(argv[i], complete.name) ? &complete : find_verb(argv[i]);
@@ -107,6 +108,7 @@ int main(int argc, char *argv[]) {
         context_init(&ctx);
         r = verb->run(n, args, &ctx);
         context_done(&ctx);
+        cli_release_rules();
         if (r < 0)
                 return EXIT_ERROR;
         return r;

@@ -65,6 +65,7 @@ typedef struct CheckEntry {
 } CheckEntry;
 
 struct Rules {
+        unsigned n_ref;
         char *dir;
         RulesFile *files;
         size_t n_files, allocated_files;

@@ -195,8 +195,14 @@ int rules_parse_range(const RulesFile *f, xmlNode *n, unsigned *ret_since, unsig
         return 0;
 }
 
+Rules *rules_ref(Rules *r) {
+        if (r)
+                r->n_ref++;
+        return r;
+}
+
 Rules *rules_free(Rules *r) {
-        if (!r)
+        if (!r || --r->n_ref > 0)
                 return NULL;
         for (size_t i = 0; i < ELEMENTSOF(rules_file_kinds); i++)
                 if (rules_file_kinds[i].done)
@@ -297,6 +303,7 @@ int rules_load(const char *dir, Rules **ret, DiagList *diags) {
         r = calloc(1, sizeof(Rules));
         if (!r)
                 return -ENOMEM;
+        r->n_ref = 1;
         hashmap_init(&r->keys_by_name);
         r->dir = strdup(dir);
         if (!r->dir)

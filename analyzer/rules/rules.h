@@ -17,6 +17,9 @@ const char *rules_default_dir(void);
 /* Loads every rules file from dir (NULL: rules_default_dir()). Returns 0, or -EBADMSG/-ENOENT/... with a
  * DIAG_ERROR naming file:line. Each file is validated against its RelaxNG schema in dir/schema/ first. */
 int rules_load(const char *dir, Rules **ret, DiagList *diags);
+/* The loaded rules are read-only: they may be shared. rules_ref() adds a holder, rules_free() drops one and frees
+ * the rules with the last (returns NULL). */
+Rules *rules_ref(Rules *r);
 Rules *rules_free(Rules *r);
 static inline void rules_freep(Rules **r) {
         rules_free(*r);
