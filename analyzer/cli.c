@@ -290,11 +290,14 @@ int cli_open_root(const Context *ctx, Root **ret) {
  * and validating rules/ is most of a short run's cost. What the reading said (below an error) is kept and given
  * to every caller. */
 static Rules *loaded_rules;
+static char *loaded_dir;
 static DiagList loaded_diags;
 
 int cli_load_rules(Rules **ret, DiagList *diags) {
         int r;
 
+        if (loaded_rules && !streq(loaded_dir, rules_default_dir()))
+                cli_release_rules(); /* BOOTRACE_RULES_DIR changed (a test does that) */
         if (!loaded_rules) {
                 r = rules_load(NULL, &loaded_rules, &loaded_diags);
                 if (r < 0) {
@@ -307,6 +310,11 @@ int cli_load_rules(Rules **ret, DiagList *diags) {
                         *ret = NULL;
                         return r;
                 }
+                loaded_dir = strdup(rules_default_dir());
+                if (!loaded_dir) {
+                        cli_release_rules();
+                        return log_oom();
+                }
         }
         for (size_t i = 0; i < loaded_diags.n; i++)
                 if (diag_add(diags, loaded_diags.items[i].level, loaded_diags.items[i].file,
@@ -318,6 +326,7 @@ int cli_load_rules(Rules **ret, DiagList *diags) {
 
 void cli_release_rules(void) {
         loaded_rules = rules_free(loaded_rules);
+        loaded_dir = mfree(loaded_dir);
         diag_list_done(&loaded_diags);
 }
 

@@ -7,6 +7,8 @@
 man1=$top_srcdir/man/bootrace.1.scd
 for verb in $("$BOOTRACE" --help | awk '/^Verbs:/{v=1; next} v && /^  [a-z]/{print $1} v && /^$/{exit}'); do
         test_expect "bootrace(1) documents the $verb verb" grep -q "^## bootrace $verb\b" "$man1"
+        test_expect "bootrace(1)'s EXAMPLES use the $verb verb" sh -c '
+                sed -n "/^# EXAMPLES/,/^# /p" "$1" | grep -q "^    bootrace $2 "' - "$man1" "$verb"
 done
 test_expect "bootrace(1) documents every global option" sh -c '
         for o in root target systemd format fail-on no-color quiet help version; do
