@@ -23,8 +23,10 @@ static const char show_help[] =
         "Usage: bootrace show [--root=DIR] [--systemd=N|--target=NAME] [--format=text|json] UNIT|PATH...\n\n"
         "Print units as systemd would load them: every setting with its value and file:line, what became of\n"
         "it (effective, overridden, reset, ignored), the files and drop-ins read in order, aliases, masking\n"
-        "and .wants/.requires/.upholds links. A PATH (anything with a '/') is a unit file whose directory is\n"
-        "searched first, as systemd-analyze verify does.\n\n"
+        "and .wants/.requires/.upholds links. A PATH (anything with a '/', or an existing file) is a unit\n"
+        "file whose directory is searched first, as systemd-analyze verify does. Other units come from\n"
+        "--root (--root=/ for this machine), or without it from the embedded model of the version judged\n"
+        "for, as lint and graph read them; the first line says which.\n\n"
         "Exit status: 0 all units loaded cleanly; 2 a unit could not be loaded, or systemd would warn\n"
         "about (and ignore) part of it; the diagnostics name file and line.\n";
 
@@ -395,11 +397,9 @@ int verb_show(int argc, char *argv[], Context *ctx) {
                 return EXIT_ERROR;
         }
 
-        r = root_open(ctx->root ?: "/", &root);
-        if (r < 0) {
-                log_error_errno(r, "--root=%s", ctx->root);
+        r = cli_open_root(ctx, &root);
+        if (r < 0)
                 return EXIT_ERROR;
-        }
         r = context_resolve_version(ctx, root, &vc);
         if (r < 0)
                 return EXIT_ERROR;
@@ -418,7 +418,10 @@ int verb_show(int argc, char *argv[], Context *ctx) {
         if (!args)
                 return EXIT_ERROR;
         for (int i = optind_; i < argc; i++, n_args++) {
-                if (strchr(argv[i], '/')) {
+                struct stat fst;
+
+                /* as lint reads them: a path, or a file of that name here, is a file */
+                if (strchr(argv[i], '/') || (stat(argv[i], &fst) >= 0 && !S_ISDIR(fst.st_mode))) {
                         r = parse_path_arg(argv[i], &args[n_args]);
                         if (r < 0)
                                 goto fail;
@@ -437,8 +440,9 @@ int verb_show(int argc, char *argv[], Context *ctx) {
                 }
         }
 
-        r = loader_new(&(LoaderOptions) { .root = root, .extra_dirs = extra, .features = &features }, &loader,
-                       &diags);
+        r = loader_new(&(LoaderOptions) { .root = root, .extra_dirs = extra, .features = &features,
+                                          .no_search_path = !root },
+                       &loader, &diags);
         if (r < 0) {
                 diag_list_print(&diags, stderr, DIAG_WARNING);
                 log_error_errno(r, "cannot read the unit search path");
@@ -464,26 +468,43 @@ int verb_show(int argc, char *argv[], Context *ctx) {
                 json_kv_string(&w, "systemd_from", version_source_to_string(vc.source));
                 report_json_nearest_model(&w, &vc);
                 json_kv_string(&w, "root", ctx->root);
+                json_kv_string(&w, "units_from", root ? "root" : "embedded-model");
+                json_kv_string(&w, "embedded_model",
+                               !root && model && model_base_file(model) ? path_basename(model_base_file(model)) : NULL);
                 json_key(&w, "units");
                 json_begin_array(&w);
-        } else if (nearest)
-                printf("# note: %s\n", nearest);
+        } else {
+                if (nearest)
+                        printf("# note: %s\n", nearest);
+                if (!root)
+                        printf("# units: the files given, then the embedded model of systemd %u (%s); --root=/ reads "
+                               "this machine's\n",
+                               version, model && model_base_file(model) ? path_basename(model_base_file(model)) : "none");
+        }
         for (size_t i = 0; i < n_args; i++) {
-                _cleanup_(unit_freep) Unit *u = NULL;
+                _cleanup_(unit_freep) Unit *owned = NULL;
                 _cleanup_(freep) SettingStatus *st = NULL;
                 _cleanup_(values_done) Values vals = {};
                 size_t before = diags.n;
+                Unit *u;
 
-                r = loader_load(loader, args[i].name, &u, &diags);
+                r = loader_load(loader, args[i].name, &owned, &diags);
                 if (r < 0) {
                         log_error_errno(r, "%s: cannot load", args[i].name);
                         bad = true;
                         continue;
                 }
+                u = owned;
+                if (!root && u->load_state == LOAD_NOT_FOUND && !u->fragment_path && model) {
+                        /* not among the files given: the embedded model's unit, as lint and graph see it */
+                        ModelUnit *mu = model_get(model, args[i].name);
+                        if (mu && mu->base && mu->unit)
+                                u = mu->unit;
+                }
                 if (u->load_state == LOAD_NOT_FOUND && !u->fragment_path)
-                        (void) diag_add(&diags, DIAG_ERROR, NULL, 0,
-                                        "%s: no unit file found in the search path%s%s", u->id,
-                                        ctx->root ? " under " : "", strempty(ctx->root));
+                        (void) diag_add(&diags, DIAG_ERROR, NULL, 0, "%s: no unit file found %s%s", u->id,
+                                        root ? "in the search path under " : "among the files given or in the embedded model",
+                                        root ? ctx->root : "");
                 r = unit_settings_classify(u, rules, version, &st, &diags);
                 if (r >= 0)
                         r = values_compute(u, st, rules, &features, &vals, &diags);
