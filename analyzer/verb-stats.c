@@ -356,6 +356,15 @@ int verb_stats(int argc, char *argv[], Context *ctx) {
                 return EXIT_ERROR;
         }
 
+        /* the SRU block names only what was given; say what a reviewer will ask for */
+        if (!a.outcomes && ctx->format == FORMAT_MARKDOWN) {
+                if (!a.o.label)
+                        log_warning("stats: --label not given: the report names no package and version%s",
+                                    rep.has_baseline ? " after the change" : "");
+                if (rep.has_baseline && !a.o.baseline_label)
+                        log_warning("stats: --baseline-label not given: the report names no package and version "
+                                    "before the change");
+        }
         if (a.outcomes)
                 r = stats_report_outcomes(&rep, stdout);
         else

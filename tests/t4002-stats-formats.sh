@@ -65,6 +65,54 @@ markdown_block() {
                 grep -q '^Ordering cycles seen (after): ' "$TMP/m.md"
 }
 
+# The after cell of each unit row in a markdown table: "F/K failed" exactly as the outcome table counts the
+# failures seen (failed, not run) and the known boots; the worst case only labelled, next to it.
+markdown_counts_are_failures() {
+        local rc=0
+        bootrace stats --baseline-file "$J" --file "$TMP/bookworm-rw.journal" "${UNITS[@]}" --format=markdown \
+                --boots-started=33 --baseline-boots-started=33 --label=x --baseline-label=y > "$TMP/w.md" || rc=$?
+        [ $rc -le 1 ] || return 1
+        outcomes_of "$TMP/bookworm-rw.journal" "$TSV" > "$TMP/wo" || return 1
+        awk -F'\t' '
+                FNR == NR { if ($0 !~ /^#/) { k[$4] += ($5 != "unknown"); f[$4] += ($5 == "failed" || $5 == "not-run"); n[$4]++ } ; next }
+                /^[|] [a-z].*[.]service [|]/ {
+                        split($0, c, " [|] "); u = substr(c[1], 3); cell = c[3]; rows++
+                        want = k[u] ? f[u] "/" k[u] " failed" : "no known outcome"
+                        if (index(cell, want) != 1) { print u ": after cell \"" cell "\", want \"" want "\""; bad = 1 }
+                        if (k[u] < n[u] && cell !~ /\(worst case [0-9]+\/33\)/) { print u ": worst case not labelled: " cell; bad = 1 }
+                        if (f[u] == 0 && $0 ~ /worse/) { print u ": worse without a failure: " $0; bad = 1 }
+                }
+                END { exit bad || rows == 0 }' "$TMP/wo" "$TMP/w.md"
+}
+
+# Without --unit, a unit with no known outcome in one sample is listed as not judged and does not decide.
+markdown_not_judged() {
+        bootrace stats --baseline-file "$J" --file "$TMP/bookworm-rw.journal" --format=markdown --label=x \
+                --baseline-label=y > "$TMP/nj.md"
+        [ $? -le 1 ] || return 1
+        awk '/^[|] [a-z].* [|]/ && ($0 ~ /[|] no (evidence|known outcome)/) { rows++; if ($0 !~ /not judged/) { print; bad = 1 } }
+             /^Verdict:/ && /NO DATA/ { print; bad = 1 }
+             END { exit bad || rows == 0 }' "$TMP/nj.md"
+}
+
+# --boots-started adds a worst case; it never turns a sample without failures into a failed verdict.
+worst_case_no_failure() {
+        local plain=0 started=0
+        bootrace stats --file "$TMP/bookworm-rw.journal" > /dev/null || plain=$?
+        bootrace stats --file "$TMP/bookworm-rw.journal" --boots-started=33 --format=markdown > "$TMP/ws.md" || started=$?
+        echo "exit $plain without --boots-started, $started with"
+        [ "$plain" -le 1 ] && [ "$plain" = "$started" ]
+}
+
+# A report never shows a placeholder; a missing label is a warning on stderr.
+markdown_no_placeholders() {
+        bootrace stats --baseline-file "$J" --file "$TMP/bookworm-rw.journal" "${UNITS[@]}" --format=markdown \
+                > "$TMP/p.md" 2> "$TMP/p.err"
+        [ $? -le 1 ] || return 1
+        ! grep -nE '<[a-z][^>]*>|\? started|not given' "$TMP/p.md" &&
+                grep -q -- '--label not given' "$TMP/p.err" && grep -q -- '--baseline-label not given' "$TMP/p.err"
+}
+
 junit_xml() {
         local units boots fails
         bootrace stats --file "$J" "${UNITS[@]}" --format=junit > "$TMP/j.xml"
@@ -103,6 +151,10 @@ else
         test_skip "JSON with a baseline: comparisons, --below, exit status = verdict" "jq not installed"
 fi
 test_expect "markdown: SRU verification block" markdown_block
+test_expect "markdown: counts shown as failed are failures, the worst case labelled" markdown_counts_are_failures
+test_expect "markdown: units without a known outcome in one sample are not judged" markdown_not_judged
+test_expect "--boots-started never fails a sample that has no failure" worst_case_no_failure
+test_expect "markdown: no placeholders; missing labels are warnings" markdown_no_placeholders
 test_expect "JUnit: one testcase per unit and boot, failures counted" junit_xml
 test_expect "the same journals before and after: not improved, exit 1" \
         expect_exit 1 bootrace stats --baseline-file "$J" --file "$J" "${UNITS[@]}"

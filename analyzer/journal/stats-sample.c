@@ -574,10 +574,28 @@ static const UnitStats *find_unit(const StatsSample *s, const char *unit) {
         return NULL;
 }
 
-/* Counts a verdict uses: the worst case when the harness said how many boots it started. */
-static void judged_counts(const UnitStats *u, unsigned *ret_x, unsigned *ret_n) {
-        *ret_x = u ? (u->has_worst ? u->worst_failures : u->failures) : 0;
-        *ret_n = u ? (u->has_worst ? u->worst_boots : u->boots) : 0;
+/* The failures seen and the boots with a known outcome: what a verdict may show as failures. */
+static void known_counts(const UnitStats *u, unsigned *ret_x, unsigned *ret_n) {
+        *ret_x = u ? u->failures : 0;
+        *ret_n = u ? u->boots : 0;
+}
+
+/* The worst case of --boots-started (unknown and missing boots failed); the known counts without it. */
+static void worst_counts(const UnitStats *u, unsigned *ret_x, unsigned *ret_n) {
+        if (u && u->has_worst) {
+                *ret_x = u->worst_failures;
+                *ret_n = u->worst_boots;
+        } else
+                known_counts(u, ret_x, ret_n);
+}
+
+static bool improved(unsigned a, unsigned an, unsigned x, unsigned xn, double alpha, double *ret_p) {
+        double p = 1;
+
+        (void) stats_fisher_exact(a, an - a, x, xn - x, &p, NULL, NULL);
+        if (ret_p)
+                *ret_p = p;
+        return an > 0 && xn > 0 && p < alpha && (double) x / xn < (double) a / an;
 }
 
 static int append(char **s, const char *sep, const char *fmt, ...) _printf_(3, 4);
@@ -629,25 +647,39 @@ static int compare(StatsReport *rep) {
                                 .after = find_unit(&rep->sample, unit),
                                 .boots_needed = -1,
                         };
-                        judged_counts(c->before, &a, &an);
-                        judged_counts(c->after, &x, &xn);
+                        known_counts(c->before, &a, &an);
+                        known_counts(c->after, &x, &xn);
                         c->before_failures = a;
                         c->before_boots = an;
                         c->after_failures = x;
                         c->after_boots = xn;
+                        worst_counts(c->after, &c->after_worst_failures, &c->after_worst_boots);
                         c->worst_case = (c->before && c->before->has_worst) || (c->after && c->after->has_worst);
-                        /* without --unit only the units that failed somewhere are judged */
+                        /* without --unit only the units that failed somewhere are judged: a unit merely unknown
+                         * in some boots is no failure */
                         if (!o->units && a == 0 && x == 0)
                                 continue;
                         (void) stats_fisher_exact(a, an - a, x, xn - x, &c->p_value, NULL, &c->p_value_one_sided);
                         if (an == 0 || xn == 0)
                                 c->verdict = COMPARISON_NO_DATA;
-                        else if (c->p_value < o->alpha && (double) x / xn < (double) a / an)
+                        else if (improved(a, an, x, xn, o->alpha, NULL)) {
+                                /* the after-boots of unknown outcome could be failures: improved only if it
+                                 * holds when they are */
                                 c->verdict = COMPARISON_IMPROVED;
-                        else if (c->p_value < o->alpha && (double) x / xn > (double) a / an)
+                                if (!improved(a, an, c->after_worst_failures, c->after_worst_boots, o->alpha, NULL)) {
+                                        c->verdict = COMPARISON_NOT_IMPROVED;
+                                        c->improved_known_only = true;
+                                }
+                        } else if (c->p_value < o->alpha && (double) x / xn > (double) a / an)
                                 c->verdict = COMPARISON_WORSE;
                         else
                                 c->verdict = COMPARISON_NOT_IMPROVED;
+                        /* a unit asked for decides even without data; one not asked for only with data on both
+                         * sides */
+                        c->decides = o->units || c->verdict != COMPARISON_NO_DATA;
+                        /* the bound that cannot be excluded: in the worst case, the conservative side */
+                        x = c->after_worst_failures;
+                        xn = c->after_worst_boots;
                         c->thin = xn == 0 || stats_cp_upper_one_sided(x, xn, o->alpha) >= threshold;
                         c->below = threshold;
                         if (c->thin) {
@@ -704,50 +736,74 @@ static const char *pct(char buf[static 32], double v) {
         return buf;
 }
 
+/* "0/26" or, when the worst case differs, "0/26 (worst case 7/33)" */
+static int append_after(char **s, const Comparison *c) {
+        int r = append(s, "", "%u/%u", c->after_failures, c->after_boots);
+        if (r >= 0 && (c->after_worst_failures != c->after_failures || c->after_worst_boots != c->after_boots))
+                r = append(s, "", " (worst case %u/%u)", c->after_worst_failures, c->after_worst_boots);
+        return r;
+}
+
 static int verdict_baseline(StatsReport *rep, bool *fail) {
         const StatsOptions *o = rep->options;
         double threshold = o->below > 0 ? o->below : STATS_THIN_DEFAULT;
         char b1[32], b2[32];
+        size_t judged = 0;
         int r = 0;
 
         if (rep->n_comparisons == 0)
                 return append(&rep->verdict_text, "", "NO FAILURES in either sample: nothing to compare");
         for (size_t i = 0; i < rep->n_comparisons && r >= 0; i++) {
                 const Comparison *c = &rep->comparisons[i];
-                unsigned a, an, x, xn;
-                judged_counts(c->before, &a, &an);
-                judged_counts(c->after, &x, &xn);
+                static const char * const word[_COMPARISON_VERDICT_MAX] = {
+                        [COMPARISON_IMPROVED] = "IMPROVED",
+                        [COMPARISON_NOT_IMPROVED] = "NOT IMPROVED",
+                        [COMPARISON_WORSE] = "WORSE",
+                };
+
+                if (!c->decides)
+                        continue;
+                judged++;
                 if (c->verdict != COMPARISON_IMPROVED)
                         *fail = true;
                 if (o->below > 0 && c->after && !c->after->shown_below)
                         *fail = true;
-                switch (c->verdict) {
-                case COMPARISON_NO_DATA:
-                        r = append(&rep->verdict_text, "; ", "%s: NO DATA (%u/%u before, %u/%u after)", c->unit,
-                                   a, an, x, xn);
+                if (c->verdict == COMPARISON_NO_DATA) {
+                        r = append(&rep->verdict_text, "; ", "%s: NO DATA (%s)", c->unit,
+                                   c->before_boots == 0 && c->after_boots == 0 ? "no known outcome in either sample" :
+                                   c->before_boots == 0 ? "no known outcome before" : "no known outcome after");
                         continue;
-                case COMPARISON_IMPROVED:
-                        r = append(&rep->verdict_text, "; ", "%s: IMPROVED (%u/%u -> %u/%u, p = %.2g)", c->unit,
-                                   a, an, x, xn, c->p_value);
-                        break;
-                case COMPARISON_WORSE:
-                        r = append(&rep->verdict_text, "; ", "%s: WORSE (%u/%u -> %u/%u, p = %.2g)", c->unit, a,
-                                   an, x, xn, c->p_value);
-                        break;
-                default:
-                        r = append(&rep->verdict_text, "; ", "%s: NOT IMPROVED (%u/%u -> %u/%u, p = %.2g)",
-                                   c->unit, a, an, x, xn, c->p_value);
-                        break;
                 }
-                if (r >= 0 && c->thin && c->after) {
+                r = append(&rep->verdict_text, "; ", "%s: %s (%u/%u -> ", c->unit,
+                           c->improved_known_only ? "NOT IMPROVED in the worst case" : word[c->verdict],
+                           c->before_failures, c->before_boots);
+                if (r >= 0)
+                        r = append_after(&rep->verdict_text, c);
+                if (r >= 0)
+                        r = append(&rep->verdict_text, "", ", p = %.2g%s)", c->p_value,
+                                   c->improved_known_only ? "; improved on the boots with a known outcome" : "");
+                if (r >= 0 && c->thin && c->after && c->verdict != COMPARISON_WORSE) {
+                        unsigned x = c->after_worst_failures, xn = c->after_worst_boots;
                         double lo, hi;
                         (void) stats_clopper_pearson(x, xn, o->alpha, &lo, &hi);
-                        r = append(&rep->verdict_text, "", " but UNDER-POWERED: %u/%u cannot exclude a failure "
-                                   "rate up to %s", x, xn, pct(b1, hi));
+                        r = append(&rep->verdict_text, "", " but UNDER-POWERED: %u/%u%s cannot exclude a failure "
+                                   "rate up to %s", x, xn, x != c->after_failures || xn != c->after_boots ?
+                                   " in the worst case" : "", pct(b1, hi));
                         if (r >= 0 && c->boots_needed > 0)
                                 r = append(&rep->verdict_text, "", "; %lld more clean boots to show < %s",
                                            c->boots_needed, pct(b2, threshold));
                 }
+        }
+        if (r >= 0 && judged == 0) {
+                *fail = true;
+                r = append(&rep->verdict_text, "", "NO UNIT JUDGED: every unit that failed has no known outcome "
+                           "in one of the samples (name the units with --unit)");
+        }
+        if (r >= 0 && judged < rep->n_comparisons) {
+                r = append(&rep->verdict_text, "; ", "not judged (no --unit, no known outcome in one sample):");
+                for (size_t i = 0, k = 0; i < rep->n_comparisons && r >= 0; i++)
+                        if (!rep->comparisons[i].decides)
+                                r = append(&rep->verdict_text, k++ ? ", " : " ", "%s", rep->comparisons[i].unit);
         }
         return r;
 }
@@ -775,17 +831,26 @@ static int machines_note(StatsReport *rep, const StatsSample *s, size_t i) {
         return r;
 }
 
+/* "; worst case W of N (unknown and missing boots counted as failed)" when it differs from the known counts */
+static int append_worst(char **s, const UnitStats *u) {
+        if (!u->has_worst || (u->worst_failures == u->failures && u->worst_boots == u->boots))
+                return 0;
+        return append(s, "", "; worst case %u of %u", u->worst_failures, u->worst_boots);
+}
+
 static int verdict_single(StatsReport *rep, bool *fail) {
         const StatsOptions *o = rep->options;
         const StatsSample *s = &rep->sample;
-        unsigned judged = 0, failing = 0;
+        unsigned judged = 0;
         char b1[32], b2[32];
         int r = 0;
 
         for (size_t i = 0; i < s->n_units && r >= 0; i++) {
                 const UnitStats *u = &s->units[i];
-                unsigned x, n;
-                judged_counts(u, &x, &n);
+                unsigned x, n, wx, wn;
+                known_counts(u, &x, &n);
+                worst_counts(u, &wx, &wn);
+                /* without --unit, only failures decide: a unit merely unknown in some boots is not judged */
                 if (!o->units && x == 0)
                         continue;
                 judged++;
@@ -796,15 +861,17 @@ static int verdict_single(StatsReport *rep, bool *fail) {
                         continue;
                 }
                 if (o->below > 0) {
+                        /* a bound to show: the worst case is the conservative side */
+                        const char *wc = wx != x || wn != n ? ", worst case" : "";
                         if (u->shown_below)
-                                r = append(&rep->verdict_text, "; ", "%s: BELOW %s (%u/%u, one-sided upper %s)",
-                                           u->unit, pct(b1, o->below), x, n,
-                                           pct(b2, stats_cp_upper_one_sided(x, n, o->alpha)));
+                                r = append(&rep->verdict_text, "; ", "%s: BELOW %s (%u/%u%s, one-sided upper %s)",
+                                           u->unit, pct(b1, o->below), wx, wn, wc,
+                                           pct(b2, stats_cp_upper_one_sided(wx, wn, o->alpha)));
                         else {
                                 *fail = true;
-                                r = append(&rep->verdict_text, "; ", "%s: NOT SHOWN BELOW %s (%u/%u, one-sided "
-                                           "upper %s", u->unit, pct(b1, o->below), x, n,
-                                           pct(b2, stats_cp_upper_one_sided(x, n, o->alpha)));
+                                r = append(&rep->verdict_text, "; ", "%s: NOT SHOWN BELOW %s (%u/%u%s, one-sided "
+                                           "upper %s", u->unit, pct(b1, o->below), wx, wn, wc,
+                                           pct(b2, stats_cp_upper_one_sided(wx, wn, o->alpha)));
                                 if (r >= 0 && u->boots_needed > 0)
                                         r = append(&rep->verdict_text, "", "; %lld more clean boots needed)",
                                                    u->boots_needed);
@@ -814,17 +881,21 @@ static int verdict_single(StatsReport *rep, bool *fail) {
                         continue;
                 }
                 if (x > 0) {
-                        failing++;
                         *fail = true;
-                        r = append(&rep->verdict_text, "; ", "%s: FAILED in %u of %u boots (%s, 95 %% CI %.1f-%.1f %%)",
-                                   u->unit, x, n, pct(b1, (double) x / n),
-                                   (u->has_worst ? u->worst_ci_low : u->ci_low) * 100,
-                                   (u->has_worst ? u->worst_ci_high : u->ci_high) * 100);
+                        r = append(&rep->verdict_text, "; ", "%s: FAILED in %u of %u boots (%s, 95 %% CI %.1f-%.1f %%",
+                                   u->unit, x, n, pct(b1, (double) x / n), u->ci_low * 100, u->ci_high * 100);
+                        if (r >= 0)
+                                r = append_worst(&rep->verdict_text, u);
+                        if (r >= 0)
+                                r = append(&rep->verdict_text, "", ")");
                         if (r >= 0)
                                 r = machines_note(rep, s, i);
                 } else {
                         double up = stats_cp_upper_one_sided(0, n, o->alpha);
                         r = append(&rep->verdict_text, "; ", "%s: NO FAILURES in %u boots", u->unit, n);
+                        if (r >= 0 && wx > 0)
+                                r = append(&rep->verdict_text, "", " with a known outcome (worst case %u of %u)",
+                                           wx, wn);
                         if (r >= 0 && up >= STATS_THIN_DEFAULT)
                                 r = append(&rep->verdict_text, "", " but UNDER-POWERED: the rate can still be up "
                                            "to %s", pct(b1, up));

@@ -135,9 +135,15 @@ const char *comparison_verdict_to_string(ComparisonVerdict v);
 typedef struct Comparison {
         const char *unit;
         const UnitStats *before, *after; /* may be NULL: the unit has no evidence in that sample */
-        /* the counts compared: the worst case where the harness gave the boots it started */
+        /* the counts compared: failures seen in the boots with a known outcome. A WORSE or FAILED verdict is
+         * drawn from these only: an unknown boot is never shown as a failure */
         unsigned before_failures, before_boots, after_failures, after_boots;
+        /* --boots-started: the after-sample's worst case (unknown and missing boots counted as failed; equal to
+         * the counts above without it). IMPROVED and the under-powered bound must hold in the worst case too */
+        unsigned after_worst_failures, after_worst_boots;
         bool worst_case;
+        bool improved_known_only; /* improved on the known boots, but not in the after-sample's worst case */
+        bool decides;             /* asked for with --unit, or failed in some boot: it decides the verdict */
         double p_value;            /* Fisher two-sided */
         double p_value_one_sided;  /* Fisher, "after is better" */
         double p_value_holm;       /* Holm-adjusted over all comparisons */

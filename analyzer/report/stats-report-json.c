@@ -306,6 +306,16 @@ static void counts(JsonWriter *w, const char *key, const UnitStats *u, unsigned 
         json_kv_uint(w, "boots", n);
         json_kv_double(w, "rate", n ? (double) x / n : NAN);
         interval(w, "ci95", lo, hi);
+        json_key(w, "worst_case");
+        if (u->has_worst) {
+                json_begin_object(w);
+                json_kv_uint(w, "failures", u->worst_failures);
+                json_kv_uint(w, "boots", u->worst_boots);
+                json_kv_double(w, "rate", u->worst_rate);
+                interval(w, "ci95", u->worst_ci_low, u->worst_ci_high);
+                json_end_object(w);
+        } else
+                json_null(w);
         json_end_object(w);
 }
 
@@ -352,6 +362,8 @@ int stats_report_json(const StatsReport *rep, FILE *f) {
                         else
                                 json_null(&w);
                         json_kv_string(&w, "verdict", comparison_verdict_to_string(c->verdict));
+                        json_kv_bool(&w, "improved_known_only", c->improved_known_only);
+                        json_kv_bool(&w, "decides", c->decides);
                         json_kv_bool(&w, "under_powered", c->thin);
                         json_end_object(&w);
                 }

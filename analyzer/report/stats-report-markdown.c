@@ -34,10 +34,19 @@ static const char *range(char buf[static 48], unsigned x, unsigned n) {
         return buf;
 }
 
-static const char *count(char buf[static 48], const UnitStats *u, unsigned x, unsigned n) {
-        if (!u)
+/* What a cell may show as failed is only what failed; the worst case of --boots-started is labelled as such
+ * next to it. */
+static const char *count(char buf[static 96], const UnitStats *u, unsigned x, unsigned n) {
+        int k;
+
+        if (!u || (n == 0 && !u->has_worst))
                 return "no evidence";
-        snprintf(buf, 48, "%u/%u failed", x, n);
+        if (n == 0)
+                k = snprintf(buf, 96, "no known outcome");
+        else
+                k = snprintf(buf, 96, "%u/%u failed", x, n);
+        if (u->has_worst && (u->worst_failures != x || u->worst_boots != n))
+                snprintf(buf + k, 96 - k, " (worst case %u/%u)", u->worst_failures, u->worst_boots);
         return buf;
 }
 
@@ -49,8 +58,6 @@ static void boots_line(FILE *f, const StatsSample *s) {
         fprintf(f, "%s ", s->label);
         if (s->boots_started)
                 fprintf(f, "%u started / ", s->boots_started);
-        else
-                fputs("? started (--boots-started not given) / ", f);
         fprintf(f, "%u in journal, %u incomplete, unknown outcome in up to %u", s->boots_in_journal,
                 s->boots_incomplete, unknown + s->boots_missing);
 }
@@ -98,7 +105,7 @@ static void others_line(FILE *f, const StatsReport *rep, const StatsSample *s) {
 
 /* --by=machine: each failing (or asked-for) unit per machine, against the rest of the fleet. */
 static void machines_table(FILE *f, const StatsReport *rep, const StatsSample *s) {
-        char b1[48], b2[48], b3[48];
+        char b1[96], b2[48], b3[48];
 
         if (!rep->options->by_machine)
                 return;
@@ -130,27 +137,66 @@ static void machines_table(FILE *f, const StatsReport *rep, const StatsSample *s
         fputc('\n', f);
 }
 
+static const char *comparison_word(const Comparison *c) {
+        if (!c->decides)
+                return "not judged (no known outcome in one sample)";
+        if (c->improved_known_only)
+                return "not improved in the worst case";
+        switch (c->verdict) {
+        case COMPARISON_IMPROVED:
+                return "improved";
+        case COMPARISON_WORSE:
+                return "**worse**";
+        case COMPARISON_NO_DATA:
+                return "**no data**";
+        default:
+                return "not improved";
+        }
+}
+
+/* The platform as the journals record it; what they do not record is said in words, never as a placeholder. */
+static void platform_line(FILE *f, const StatsSample *before, const StatsSample *after) {
+        bool versions = (before && before->systemd_versions) || after->systemd_versions;
+
+        fputs("Platform: ", f);
+        if (versions) {
+                fputs("systemd ", f);
+                if (before) {
+                        list_or(f, before->systemd_versions, "not recorded");
+                        fputs(" (before), ", f);
+                }
+                list_or(f, after->systemd_versions, "not recorded");
+                fputs(before ? " (after)" : "", f);
+        } else
+                fputs("systemd version not recorded in the journal", f);
+        if (after->kernels) {
+                fputs("; kernel ", f);
+                list_or(f, after->kernels, "");
+        } else
+                fputs("; no kernel messages (a container?)", f);
+        fputc('\n', f);
+}
+
 int stats_report_markdown(const StatsReport *rep, FILE *f) {
         const StatsOptions *o = rep->options;
         const StatsSample *after = &rep->sample, *before = rep->has_baseline ? &rep->baseline : NULL;
-        char b1[48], b2[48], b3[48], b4[48];
+        char b1[96], b2[96], b3[48], b4[48];
+        bool not_started = !after->boots_started || (before && !before->boots_started);
 
         fprintf(f, "### bootrace verification%s%s\n\n", o->title ? " — " : "", strempty(o->title));
         fputs("```\n", f);
-        if (before)
-                fprintf(f, "Package:  before %s\n          after  %s\n",
-                        o->baseline_label ?: "<not given: --baseline-label>", o->label ?: "<not given: --label>");
-        else
-                fprintf(f, "Package:  %s\n", o->label ?: "<not given: --label>");
-        fputs("Platform: systemd ", f);
-        if (before) {
-                list_or(f, before->systemd_versions, "<not in the journal>");
-                fputs(" (before), ", f);
-        }
-        list_or(f, after->systemd_versions, "<not in the journal>");
-        fputs(before ? " (after); kernel " : "; kernel ", f);
-        list_or(f, after->kernels, "<not in the journal: container?>");
-        fputc('\n', f);
+        /* only what was given: verb-stats warns about a missing label */
+        if (before && (o->baseline_label || o->label)) {
+                const char *lead = "Package:  ";
+                if (o->baseline_label) {
+                        fprintf(f, "%sbefore %s\n", lead, o->baseline_label);
+                        lead = "          ";
+                }
+                if (o->label)
+                        fprintf(f, "%safter  %s\n", lead, o->label);
+        } else if (!before && o->label)
+                fprintf(f, "Package:  %s\n", o->label);
+        platform_line(f, before, after);
         fprintf(f, "Tool:     bootrace %s, boots grouped by _BOOT_ID; journals: ", PACKAGE_VERSION);
         if (before)
                 fprintf(f, "before %s, after ", before->source->description);
@@ -159,27 +205,34 @@ int stats_report_markdown(const StatsReport *rep, FILE *f) {
         fprintf(f, "Criterion per boot: %s\n\n", rep->criterion);
 
         if (before) {
-                fputs("| unit | before | after | before 95% CI (CP) | after 95% CI (CP) | Fisher p |\n", f);
-                fputs("|---|---|---|---|---|---|\n", f);
+                fputs("| unit | before | after | before 95% CI (CP) | after 95% CI (CP) | Fisher p | verdict |\n", f);
+                fputs("|---|---|---|---|---|---|---|\n", f);
                 for (size_t i = 0; i < rep->n_comparisons; i++) {
                         const Comparison *c = &rep->comparisons[i];
                         fputs("| ", f);
                         cell(f, c->unit);
-                        fprintf(f, " | %s | %s | %s | %s | %.2g |\n",
+                        fprintf(f, " | %s | %s | %s | %s | ",
                                 count(b1, c->before, c->before_failures, c->before_boots),
                                 count(b2, c->after, c->after_failures, c->after_boots),
                                 range(b3, c->before_failures, c->before_boots),
-                                range(b4, c->after_failures, c->after_boots), c->p_value);
+                                range(b4, c->after_failures, c->after_boots));
+                        if (c->verdict == COMPARISON_NO_DATA)
+                                fputs("–", f);
+                        else
+                                fprintf(f, "%.2g", c->p_value);
+                        fprintf(f, " | %s |\n", comparison_word(c));
                 }
                 if (rep->n_comparisons == 0)
-                        fputs("| (no unit failed in either sample) | | | | | |\n", f);
+                        fputs("| (no unit failed in either sample) | | | | | | |\n", f);
         } else {
                 fputs("| unit | failed | rate | 95% CI (CP) | 95% CI (Wilson) | unknown |\n", f);
                 fputs("|---|---|---|---|---|---|\n", f);
+                size_t rows = 0;
                 for (size_t i = 0; i < after->n_units; i++) {
                         const UnitStats *u = &after->units[i];
                         if (!o->units && u->failures == 0)
                                 continue;
+                        rows++;
                         fputs("| ", f);
                         cell(f, u->unit);
                         snprintf(b4, sizeof b4, "%.1f–%.1f %%", u->wilson_low * 100, u->wilson_high * 100);
@@ -187,8 +240,13 @@ int stats_report_markdown(const StatsReport *rep, FILE *f) {
                                 stats_fmt_pct(b2, u->rate), range(b3, u->failures, u->boots), u->boots ? b4 : "n/a",
                                 u->unknown);
                 }
+                if (rows == 0)
+                        fputs("| (no unit failed) | | | | | |\n", f);
         }
         fputc('\n', f);
+        if (after->boots_started || (before && before->boots_started))
+                fputs("Counts are failures seen in the boots with a known outcome; \"worst case\" counts unknown "
+                      "and missing boots as failed (--boots-started).\n\n", f);
         if (before)
                 machines_table(f, rep, before);
         machines_table(f, rep, after);
@@ -199,11 +257,14 @@ int stats_report_markdown(const StatsReport *rep, FILE *f) {
         }
         boots_line(f, after);
         fputs(".\n", f);
+        if (not_started)
+                fputs("          Boots that never reached the journal are not counted: --boots-started names "
+                      "how many the harness started.\n", f);
         fprintf(f, "Verdict:  %s — %s\n", rep->verdict == VERDICT_PASS ? "PASS" : "FAIL", rep->verdict_text);
         if (before)
                 fprintf(f, "          (Fisher's exact test, two-sided; clean boots needed at 95 %%, one-sided%s)\n",
                         rep->n_comparisons && rep->comparisons[0].worst_case ?
-                                "; worst case: unknown and missing boots counted as failed" : "");
+                                "; improvement and bounds must hold in the worst case" : "");
         if (before) {
                 cycles_line(f, before);
                 fputs(".\n", f);

@@ -230,7 +230,8 @@ static void comparisons(const StatsReport *r, FILE *f) {
         fprintf(f, "\nBefore/after (Fisher's exact test, two-sided; %s%s):\n",
                 r->n_comparisons > 1 ? "p-values not corrected for multiple comparisons, Holm in JSON" :
                                        "one comparison",
-                r->comparisons[0].worst_case ? "; worst case: unknown and missing boots counted as failed" : "");
+                r->comparisons[0].worst_case ? "; counts are failures seen, the worst case (unknown and missing "
+                                               "boots failed) is named after the verdict" : "");
         fprintf(f, "%-*s %10s %10s %10s %10s %9s  %s\n", (int) w, "UNIT", "BEFORE", "AFTER", "BEFORE%", "AFTER%", "P",
                 "VERDICT");
         for (size_t i = 0; i < r->n_comparisons; i++) {
@@ -238,11 +239,22 @@ static void comparisons(const StatsReport *r, FILE *f) {
                 char before[32], after[32];
                 snprintf(before, sizeof before, "%u/%u", c->before_failures, c->before_boots);
                 snprintf(after, sizeof after, "%u/%u", c->after_failures, c->after_boots);
-                fprintf(f, "%-*s %10s %10s %10s %10s %9.3g  %s%s\n", (int) w, c->unit, before, after,
+                fprintf(f, "%-*s %10s %10s %10s %10s ", (int) w, c->unit, before, after,
                         stats_fmt_pct(b1, c->before_boots ? (double) c->before_failures / c->before_boots : NAN),
-                        stats_fmt_pct(b2, c->after_boots ? (double) c->after_failures / c->after_boots : NAN),
-                        c->p_value,
-                        comparison_verdict_to_string(c->verdict), c->thin ? ", under-powered" : "");
+                        stats_fmt_pct(b2, c->after_boots ? (double) c->after_failures / c->after_boots : NAN));
+                if (c->verdict == COMPARISON_NO_DATA)
+                        fprintf(f, "%9s  ", "-");
+                else
+                        fprintf(f, "%9.3g  ", c->p_value);
+                fprintf(f, "%s%s%s", comparison_verdict_to_string(c->verdict),
+                        c->improved_known_only ? " in the worst case (improved on the known boots)" : "",
+                        c->thin && c->verdict != COMPARISON_WORSE && c->verdict != COMPARISON_NO_DATA ?
+                                ", under-powered" : "");
+                if (!c->decides)
+                        fputs(", not judged", f);
+                if (c->after_worst_failures != c->after_failures || c->after_worst_boots != c->after_boots)
+                        fprintf(f, "; worst case after %u/%u", c->after_worst_failures, c->after_worst_boots);
+                fputc('\n', f);
         }
 }
 
