@@ -107,8 +107,25 @@ json_packages() {
 }
 
 sarif_uri() {
+        # members are URI references against the package's base (PACKAGE1 = "$DEB/" in the checkout); every URI
+        # is an RFC 3986 reference whose first segment has no ':'; evidence that names a line of the package is
+        # a related location there; fixes change artifacts of the package; messages have markdown
         lint_in_tmp --target=ubuntu-xenial --format=sarif $DEB 2>/dev/null > "$TMP/s.json"
-        grep -q "\"uri\": *\"./$DEB:lib/systemd/system/foo.service\"" "$TMP/s.json"
+        jq -e --arg d $DEB '
+                def uriref: test("^[A-Za-z0-9._~:/?#\\[\\]@!$&'\''()*+,;=%-]*$") and
+                            (test("%(?![0-9A-F]{2})") | not) and (test("^[^/:]*:") | not);
+                .runs[0] as $r | ($r.results | map(select(.ruleId == "private-tmp-before-remount" and
+                        .locations[0].physicalLocation.artifactLocation.uri == "lib/systemd/system/foo.service"))[0]) as $foo |
+                $r.originalUriBaseIds.PACKAGE1.uri == ($d + "/") and $r.originalUriBaseIds.PACKAGE1.uriBaseId == "%SRCROOT%" and
+                $foo.locations[0].physicalLocation.artifactLocation.uriBaseId == "PACKAGE1" and
+                ([$foo.relatedLocations[].physicalLocation | select(. != null) |
+                  select(.artifactLocation == {"uri": "lib/systemd/system/foo.service", "uriBaseId": "PACKAGE1"} and
+                         .region.startLine == 9)] | length) == 1 and
+                $foo.fixes[0].artifactChanges[0].artifactLocation ==
+                        {"uri": "lib/systemd/system/foo.service.d/bootrace-fix.conf", "uriBaseId": "PACKAGE1"} and
+                all($r.results[]; (.message.markdown | length) > 0 and
+                                  (.relatedLocations // [] | length) >= (.properties.evidence | length)) and
+                all(.. | objects | select(has("uri")) | .uri; uriref)' "$TMP/s.json"
 }
 
 damaged() {
@@ -155,7 +172,7 @@ if command -v jq > /dev/null || [ "${CI:-}" = true ]; then
 else
         test_skip "JSON: packages and tmpfiles" "jq not installed"
 fi
-test_expect "SARIF: a URI reference, not a scheme" sarif_uri
+test_expect "SARIF: members as URIs against the package's base, related locations, fixes, markdown" sarif_uri
 test_expect "a package cut short is an input error" damaged
 if command -v ar > /dev/null; then
         test_expect "hostile members are refused, nothing outside the package is read" hostile_members

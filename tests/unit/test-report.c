@@ -82,6 +82,46 @@ int main(void) {
                        strstr(sarif, "\"uri\": \"a%20b/bar%22%3C&%3E.service\"") &&
                        strstr(sarif, "\"kind\": \"external\"") && strstr(sarif, "\"startLine\": 7"),
                "sarif: rules, results, URIs, suppressions, regions");
+        /* code scanning shows messages, related locations and fixes, not properties */
+        tap_ok(sarif && strstr(sarif, "\"uri\": \"debian/foo.service\",\n") &&
+                       strstr(sarif, "\"uriBaseId\": \"%SRCROOT%\"") &&
+                       count(sarif, "\"relatedLocations\":") == 1 && strstr(sarif, "\"text\": \"needs: /tmp writable\"") &&
+                       strstr(sarif, "\"markdown\": \"PrivateTmp=yes but nothing orders foo.service after "
+                                     "systemd-remount-fs.service\\n\\nEvidence:\\n- needs: /tmp writable\\n") &&
+                       strstr(sarif, "```ini\\n[Unit]\\nAfter=systemd-remount-fs.service\\n```") &&
+                       strstr(sarif, "unknown key PrivateTMP= (quotes \\\" and \\\\<markup\\\\> & "),
+               "sarif: evidence as related locations, markdown messages, markup from the input escaped");
+        tap_ok(sarif && count(sarif, "\"fixes\":") == 1 &&
+                       strstr(sarif, "\"uri\": \"debian/foo.service.d/bootrace-fix.conf\"") &&
+                       strstr(sarif, "\"insertedContent\": {\n") &&
+                       strstr(sarif, "\"text\": \"[Unit]\\nAfter=systemd-remount-fs.service\\n\"") &&
+                       strstr(sarif, "\"columnKind\": \"unicodeCodePoints\""),
+               "sarif: a drop-in fix is a new artifact with its text");
+        {
+                /* a diff fix inside a .deb: the member's URI against the package's base */
+                _cleanup_(finding_list_done) FindingList dl = {};
+                _cleanup_(freep) char *s = NULL;
+                Package pkg = { .file = (char *) "foo_1.0_all.deb", .origin = (char *) "foo_1.0_all.deb:",
+                                .name = (char *) "foo", .version = (char *) "1.0", .architecture = (char *) "all" };
+                PackageSet ps = { .packages = &pkg, .n_packages = 1 };
+                ReportMeta dm = m;
+                Finding *d = finding_add(&dl, "ordering-cycle", SEVERITY_ERROR, "q.service",
+                                         "foo_1.0_all.deb:lib/systemd/system/q\\x2d1.service", 3, "cycle");
+                finding_add_evidence(d, "q.service Before=x.service (foo_1.0_all.deb:lib/systemd/system/q\\x2d1.service:3)");
+                finding_add_evidence(d, "x.service After=y.service (base-252.xml:12, base model)");
+                d->fix = strdup("--- a\n+++ a\n@@ -2,3 +2,2 @@\n [Unit]\n-Before=x.service\n Description=d\u00e9j\u00e0\n");
+                dm.packages = &ps;
+                s = render(report_sarif, &dl, &dm);
+                tap_ok(s && strstr(s, "\"uri\": \"lib/systemd/system/q%5Cx2d1.service\",\n") &&
+                               strstr(s, "\"uriBaseId\": \"PACKAGE1\"") &&
+                               strstr(s, "\"PACKAGE1\": {\n") && strstr(s, "\"uri\": \"foo_1.0_all.deb/\"") &&
+                               count(s, "\"startLine\": 3") == 2 && count(s, "\"physicalLocation\":") == 3,
+                       "sarif: a .deb member as a URI against the package's base; evidence that names it located");
+                tap_ok(s && strstr(s, "\"startLine\": 2,\n") && strstr(s, "\"endLine\": 4,\n") &&
+                               strstr(s, "\"endColumn\": 17\n") &&
+                               strstr(s, "\"text\": \"[Unit]\\nDescription=d\u00e9j\u00e0\"") && strstr(s, "```diff\\n--- a"),
+                       "sarif: a diff fix as a replacement of its hunk's lines (columns in code points)");
+        }
         junit = render(report_junit, &l, &m);
         {
                 xmlDoc *doc = junit ? xmlReadMemory(junit, (int) strlen(junit), "junit.xml", NULL,
