@@ -26,6 +26,7 @@ enum {
         ARG_ANCHOR,
         ARG_TITLE,
         ARG_LABEL,
+        ARG_RACE_BOOTS,
         ARG_BASELINE_LABEL,
         ARG_OUTCOMES,
         ARG_BY,
@@ -52,6 +53,7 @@ static const struct option options[] = {
         { "label", required_argument, NULL, ARG_LABEL },
         { "baseline-label", required_argument, NULL, ARG_BASELINE_LABEL },
         { "outcomes", no_argument, NULL, ARG_OUTCOMES },
+        { "race-boots", no_argument, NULL, ARG_RACE_BOOTS },
         { "by", required_argument, NULL, ARG_BY },
         {},
 };
@@ -77,6 +79,7 @@ static const char help[] =
         "                             record gives its outcome (repeatable; default \"Read-only file system\";\n"
         "                             an empty TEXT turns inference off)\n"
         "      --anchor=UNIT          also time failing units against UNIT (race evidence)\n"
+        "      --race-boots           race evidence one line per failing boot, besides the summary per unit\n"
         "      --title=TEXT, --label=TEXT, --baseline-label=TEXT  markdown heading and package versions\n"
         "      --by=machine           also per machine (_MACHINE_ID, shown by _HOSTNAME), each compared with the\n"
         "                             rest: journals of many hosts, e.g. systemd-journal-remote's directory\n"
@@ -235,6 +238,9 @@ static int handle(int c, const char *arg, void *userdata) {
                 return (a->o.baseline_label = strdup(arg)) ? 0 : -ENOMEM;
         case ARG_OUTCOMES:
                 a->outcomes = true;
+                return 0;
+        case ARG_RACE_BOOTS:
+                a->o.race_boots = true;
                 return 0;
         case ARG_BY:
                 if (streq(arg, "machine"))

@@ -24,6 +24,7 @@ typedef struct StatsOptions {
         char *title;                 /* --title: the markdown heading, e.g. "LP: #1750780 (xenial)" */
         char *label, *baseline_label; /* --label, --baseline-label: package and version tested */
         bool by_machine;             /* --by=machine: rates per machine (_MACHINE_ID) besides the overall ones */
+        bool race_boots;             /* --race-boots: the text report's race evidence one line per failing boot too */
 } StatsOptions;
 
 void stats_options_done(StatsOptions *o);

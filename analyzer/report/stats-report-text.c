@@ -188,35 +188,135 @@ static int incomplete(const StatsSample *s, FILE *f) {
         return 0;
 }
 
+/* One anchor event ("systemd-remount-fs.service finished") over the failing boots of a unit. */
+typedef struct RaceGroup {
+        char *unit;
+        const char *what;
+        int64_t *deltas; /* anchor - the unit's start, per boot where both are recorded */
+        size_t n_deltas;
+        unsigned before;   /* boots where the unit started before it */
+        unsigned missing;  /* boots without a timed record of it */
+} RaceGroup;
+
+static int int64_cmp(const void *x, const void *y) {
+        int64_t a = *(const int64_t *) x, b = *(const int64_t *) y;
+        return (a > b) - (a < b);
+}
+
+static const char *fmt_lead(char buf[static 48], int64_t d) {
+        snprintf(buf, 48, "%.3f s %s", (double) (d < 0 ? -d : d) / 1e6, d >= 0 ? "before" : "after");
+        return buf;
+}
+
+static int race_group_add(RaceGroup **groups, size_t *n, const RaceMark *m) {
+        RaceGroup *g = NULL;
+
+        for (size_t i = 0; i < *n && !g; i++)
+                if (streq((*groups)[i].unit, m->unit))
+                        g = &(*groups)[i];
+        if (!g) {
+                RaceGroup *x = realloc(*groups, (*n + 1) * sizeof(RaceGroup));
+                if (!x)
+                        return -ENOMEM;
+                *groups = x;
+                g = &x[(*n)++];
+                *g = (RaceGroup) { .unit = strdup(m->unit), .what = m->what };
+                if (!g->unit)
+                        return -ENOMEM;
+        }
+        if (!m->has_delta || m->what[0] == 's') { /* "started only": no finish to race against */
+                g->missing++;
+                return 0;
+        }
+        if (g->n_deltas == 0 || !streq(g->what, "finished"))
+                g->what = m->what; /* the kind of a timed record ("finished", "reached", "mounted") */
+        int64_t *d = realloc(g->deltas, (g->n_deltas + 1) * sizeof(int64_t));
+        if (!d)
+                return -ENOMEM;
+        g->deltas = d;
+        d[g->n_deltas++] = m->delta_usec;
+        g->before += m->delta_usec >= 0;
+        return 0;
+}
+
+/* Per failing unit: against each anchor, in how many failing boots it started before the anchor was done, the
+ * median lead and its range; the boots of one line each only with --race-boots. */
 static int race(const StatsReport *rep, const StatsSample *s, FILE *f) {
         const BootAnalysis *a = s->analysis;
         const char * const *anchors = rep->options->anchors ? (const char * const *) rep->options->anchors :
                                                               stats_default_anchors;
-        char t1[32], t2[32];
+        char t1[48], t2[48], t3[48];
         bool any = false;
+        int r = 0;
 
-        for (size_t i = 0; i < s->n_units; i++) {
+        for (size_t i = 0; i < s->n_units && r >= 0; i++) {
                 const UnitStats *u = &s->units[i];
+                RaceGroup *groups = NULL;
+                size_t n_groups = 0;
+                unsigned boots = 0, untimed = 0;
+
                 if (u->index < 0 || u->failures == 0)
                         continue;
-                for (size_t b = 0; b < a->n_boots; b++) {
+                for (size_t b = 0; b < a->n_boots && r >= 0; b++) {
                         const UnitBoot *ub = &a->units[u->index].boots[b];
                         _cleanup_(race_evidence_done) RaceEvidence e = {};
                         _cleanup_(freep) char *what = NULL;
-                        int r;
                         if (!outcome_is_failure(ub->outcome, rep->options->not_run_is_failure))
                                 continue;
                         if (!any)
-                                fprintf(f, "\nRace evidence (%s; monotonic time of each boot):\n", s->label);
+                                fprintf(f, "\nRace evidence (%s; the failing boots of each unit, monotonic time: when "
+                                           "the unit started against each anchor%s):\n", s->label,
+                                        rep->options->race_boots ? "" : "; one line per boot with --race-boots");
                         any = true;
                         if ((r = race_evidence_build(a, (size_t) u->index, b, anchors, &e)) < 0 ||
                             (r = stats_fmt_unit_boot(ub, &what)) < 0)
-                                return r;
-                        fprintf(f, "  %s boot %zu %.8s: %s at %s (start %s): %s\n", u->unit, b + 1, a->boots[b].id,
-                                what, stats_fmt_usec(t1, e.end_usec), stats_fmt_usec(t2, e.start_usec), e.summary);
+                                break;
+                        boots++;
+                        if (rep->options->race_boots)
+                                fprintf(f, "  %s boot %zu %.8s: %s at %s (start %s): %s\n", u->unit, b + 1,
+                                        a->boots[b].id, what, stats_fmt_usec(t1, e.end_usec),
+                                        stats_fmt_usec(t2, e.start_usec), e.summary);
+                        if (!e.start_kind) {
+                                untimed++;
+                                continue;
+                        }
+                        for (size_t k = 0; k < e.n_marks && r >= 0; k++)
+                                r = race_group_add(&groups, &n_groups, &e.marks[k]);
                 }
+                if (r >= 0 && boots > 0) {
+                        fprintf(f, "  %s: %u failing boot%s", u->unit, boots, boots == 1 ? "" : "s");
+                        if (untimed)
+                                fprintf(f, ", %u without a start time", untimed);
+                        fputs(rep->options->race_boots ? "; in all:\n" : ":\n", f);
+                        for (size_t g = 0; g < n_groups; g++) {
+                                RaceGroup *x = &groups[g];
+                                if (x->n_deltas == 0) {
+                                        fprintf(f, "    %s: no timed record in any of them\n", x->unit);
+                                        continue;
+                                }
+                                qsort(x->deltas, x->n_deltas, sizeof(int64_t), int64_cmp);
+                                int64_t med = x->n_deltas % 2 ? x->deltas[x->n_deltas / 2] :
+                                              (x->deltas[x->n_deltas / 2 - 1] + x->deltas[x->n_deltas / 2]) / 2;
+                                int64_t lo = x->deltas[0], hi = x->deltas[x->n_deltas - 1];
+                                fprintf(f, "    %s %s: started before it in %u of %zu boots; median %s", x->unit,
+                                        x->what, x->before, x->n_deltas, fmt_lead(t1, med));
+                                if ((lo >= 0) == (hi >= 0))
+                                        fprintf(f, " (range %.3f–%s)", (double) (lo >= 0 ? lo : -hi) / 1e6,
+                                                fmt_lead(t2, lo >= 0 ? hi : lo));
+                                else
+                                        fprintf(f, " (from %s to %s)", fmt_lead(t2, lo), fmt_lead(t3, hi));
+                                if (x->missing)
+                                        fprintf(f, "; no timed record in %u", x->missing);
+                                fputc('\n', f);
+                        }
+                }
+                for (size_t g = 0; g < n_groups; g++) {
+                        free(groups[g].unit);
+                        free(groups[g].deltas);
+                }
+                free(groups);
         }
-        return 0;
+        return r;
 }
 
 static void comparisons(const StatsReport *r, FILE *f) {
