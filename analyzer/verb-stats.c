@@ -27,6 +27,7 @@ enum {
         ARG_TITLE,
         ARG_LABEL,
         ARG_RACE_BOOTS,
+        ARG_PROGRESS,
         ARG_BASELINE_LABEL,
         ARG_OUTCOMES,
         ARG_BY,
@@ -54,6 +55,7 @@ static const struct option options[] = {
         { "baseline-label", required_argument, NULL, ARG_BASELINE_LABEL },
         { "outcomes", no_argument, NULL, ARG_OUTCOMES },
         { "race-boots", no_argument, NULL, ARG_RACE_BOOTS },
+        { "progress", no_argument, NULL, ARG_PROGRESS },
         { "by", required_argument, NULL, ARG_BY },
         {},
 };
@@ -84,6 +86,7 @@ static const char help[] =
         "      --by=machine           also per machine (_MACHINE_ID, shown by _HOSTNAME), each compared with the\n"
         "                             rest: journals of many hosts, e.g. systemd-journal-remote's directory\n"
         "      --outcomes             print the per-boot outcome table (tab-separated) instead of the report\n"
+        "      --progress             progress of long scans on stderr (boot N of M) also when it is no terminal\n"
         "      --format=FORMAT        text (default), json, markdown or junit\n\n"
         "Exit status: 0 verdict passed, 1 verdict failed, 2 usage or input error, or a journal that could not\n"
         "be read completely (the results printed are partial).\n";
@@ -94,6 +97,7 @@ typedef struct StatsArgs {
         unsigned boots_started, baseline_boots_started;
         bool outcomes;
         bool signatures_set;
+        bool progress; /* --progress: also when standard error is not a terminal */
 } StatsArgs;
 
 static void stats_args_done(StatsArgs *a) {
@@ -242,6 +246,9 @@ static int handle(int c, const char *arg, void *userdata) {
         case ARG_RACE_BOOTS:
                 a->o.race_boots = true;
                 return 0;
+        case ARG_PROGRESS:
+                a->progress = true;
+                return 0;
         case ARG_BY:
                 if (streq(arg, "machine"))
                         a->o.by_machine = true;
@@ -257,18 +264,25 @@ static int handle(int c, const char *arg, void *userdata) {
 }
 
 static uint64_t progress_start, progress_last;
-static bool progress_shown;
+static bool progress_shown, progress_lines;
 
-/* Only long scans show progress: from half a second on, at most ten times a second. */
-static void progress(uint64_t n, void *userdata) {
+/* Long scans show progress with the totals: from half a second on, at most ten times a second on a terminal
+ * (one line rewritten), once a second and a line each with --progress elsewhere, and always the last line then. */
+static void progress(const JournalProgress *p, void *userdata) {
         const char *label = userdata;
         uint64_t t = now_usec();
 
-        if (t - progress_start < 500000 || t - progress_last < 100000)
+        if (!(progress_lines && p->done) &&
+            (t - progress_start < 500000 || t - progress_last < (progress_lines ? 1000000 : 100000)))
                 return;
         progress_last = t;
         progress_shown = true;
-        fprintf(stderr, "\rbootrace: reading %s: %" PRIu64 " entries", label, n);
+        if (p->done)
+                fprintf(stderr, "%sbootrace: read %s: %" PRIu64 " records of %zu boot%s%s", progress_lines ? "" : "\r",
+                        label, p->entries, p->boots, p->boots == 1 ? "" : "s", progress_lines ? "\n" : "");
+        else
+                fprintf(stderr, "%sbootrace: reading %s: boot %zu of %zu, %" PRIu64 " records%s",
+                        progress_lines ? "" : "\r", label, p->boot, p->boots, p->entries, progress_lines ? "\n" : "");
         fflush(stderr);
 }
 
@@ -280,7 +294,7 @@ static int load(StatsSample *s, const char *label, const JournalSourceSpec *spec
         progress_start = now_usec();
         progress_shown = false;
         r = stats_sample_load(s, label, spec, o, show_progress ? progress : NULL, (void *) label);
-        if (progress_shown)
+        if (progress_shown && !progress_lines)
                 fputs("\r\033[K", stderr);
         diag_list_print(&s->diags, stderr, DIAG_NOTICE);
         if (r == JOURNAL_SOURCE_EMPTY)
@@ -349,7 +363,8 @@ int verb_stats(int argc, char *argv[], Context *ctx) {
 
         rep.options = &a.o;
         rep.has_baseline = journal_source_spec_is_set(&a.baseline);
-        show_progress = isatty(STDERR_FILENO) && !ctx->quiet;
+        progress_lines = a.progress && !isatty(STDERR_FILENO);
+        show_progress = !ctx->quiet && (a.progress || isatty(STDERR_FILENO));
         if (rep.has_baseline &&
             load(&rep.baseline, "before", &a.baseline, &a.o, a.baseline_boots_started, show_progress) < 0)
                 return EXIT_ERROR;

@@ -113,6 +113,18 @@ markdown_no_placeholders() {
                 grep -q -- '--label not given' "$TMP/p.err" && grep -q -- '--baseline-label not given' "$TMP/p.err"
 }
 
+# Progress with the totals goes to stderr only on a terminal or with --progress (then a line each, and the last
+# line always: no timing in the test); the report itself is the same.
+progress_totals() {
+        local boots
+        boots=$(journalctl --file "$J" --list-boots --no-pager | grep -c '^ *-\?[0-9]')
+        bootrace stats --file "$J" --unit=racy-varlib.service > "$TMP/np.out" 2> "$TMP/np.err"
+        bootrace stats --file "$J" --unit=racy-varlib.service --progress > "$TMP/p.out" 2> "$TMP/p.err"
+        cat "$TMP/p.err"
+        ! grep -q 'bootrace: read' "$TMP/np.err" && test_cmp "$TMP/np.out" "$TMP/p.out" &&
+                tail -n 1 "$TMP/p.err" | grep -qx "bootrace: read sample: [0-9][0-9]* records of $boots boots"
+}
+
 junit_xml() {
         local units boots fails
         bootrace stats --file "$J" "${UNITS[@]}" --format=junit > "$TMP/j.xml"
@@ -155,6 +167,7 @@ test_expect "markdown: counts shown as failed are failures, the worst case label
 test_expect "markdown: units without a known outcome in one sample are not judged" markdown_not_judged
 test_expect "--boots-started never fails a sample that has no failure" worst_case_no_failure
 test_expect "markdown: no placeholders; missing labels are warnings" markdown_no_placeholders
+test_expect "--progress: the totals on stderr, only when asked (not a terminal)" progress_totals
 test_expect "JUnit: one testcase per unit and boot, failures counted" junit_xml
 test_expect "the same journals before and after: not improved, exit 1" \
         expect_exit 1 bootrace stats --baseline-file "$J" --file "$J" "${UNITS[@]}"

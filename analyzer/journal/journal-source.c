@@ -554,7 +554,7 @@ int journal_source_scan(JournalSource *s, const JournalScanMatches *m, const boo
                         JournalEntryCallback cb, JournalProgressCallback progress, void *userdata) {
         sd_journal *j = s->journal;
         _cleanup_(journal_fields_done) JournalFields fields = {};
-        uint64_t n = 0;
+        JournalProgress p = { .boots = s->n_boots };
         size_t hint = 0;
         int r;
 
@@ -579,14 +579,16 @@ int journal_source_scan(JournalSource *s, const JournalScanMatches *m, const boo
                 }
                 if (r == 0)
                         break;
-                if (progress && ++n % 4096 == 0)
-                        progress(n, userdata);
                 r = sd_journal_get_monotonic_usec(j, &mono, &boot);
                 if (r < 0) {
                         note_error(s, r);
                         continue;
                 }
                 b = boot_index(s, boot, &hint);
+                if (b >= 0)
+                        p.boot = (size_t) b + 1;
+                if (progress && ++p.entries % 4096 == 0)
+                        progress(&p, userdata);
                 if (b < 0 || (selected && !selected[b]))
                         continue;
 
@@ -606,7 +608,8 @@ int journal_source_scan(JournalSource *s, const JournalScanMatches *m, const boo
                         return r;
         }
         sd_journal_flush_matches(j);
+        p.done = true;
         if (progress)
-                progress(n, userdata);
+                progress(&p, userdata);
         return 0;
 }

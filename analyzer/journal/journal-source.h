@@ -77,7 +77,14 @@ typedef struct JournalScanMatches {
 /* Called for every matching entry of a selected boot; boot is an index into s->boots. A negative return stops
  * the scan and is returned. */
 typedef int (*JournalEntryCallback)(const JournalFields *f, size_t boot, void *userdata);
-typedef void (*JournalProgressCallback)(uint64_t n_entries, void *userdata);
+/* Where a scan is: the totals are the boots in the journals, in boot order. */
+typedef struct JournalProgress {
+        uint64_t entries; /* matching entries read so far */
+        size_t boot;      /* the boot of the last entry read (1 = the first boot), 0 before any */
+        size_t boots;     /* boots in the journals */
+        bool done;        /* the last call of the scan */
+} JournalProgress;
+typedef void (*JournalProgressCallback)(const JournalProgress *p, void *userdata);
 
 /* Reads every matching entry of the boots with selected[i] set (selected NULL: all boots). Read errors of single
  * entries are counted in s->n_errors and skipped. Returns 0, or the callback's or sd-journal's -errno. */

@@ -69,9 +69,9 @@ typedef struct LoadContext {
         void *progress_userdata;
 } LoadContext;
 
-static void on_progress(uint64_t n, void *userdata) {
+static void on_progress(const JournalProgress *p, void *userdata) {
         LoadContext *c = userdata;
-        c->progress(n, c->progress_userdata);
+        c->progress(p, c->progress_userdata);
 }
 
 static int on_entry(const JournalFields *f, size_t boot, void *userdata) {
