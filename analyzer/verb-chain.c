@@ -6,6 +6,7 @@
 #include "config.h"
 #include "basic/json.h"
 #include "journal/chain.h"
+#include "model/model.h"
 #include "report/json-header.h"
 #include "report/stats-report.h"
 #include "verb-live.h"
@@ -40,7 +41,8 @@ static const char help[] =
         "                         last one (default 0)\n"
         "  -D, --directory=DIR    read the journal files in DIR\n"
         "      --file=FILE        read FILE (repeatable)\n"
-        "      --root=DIR         read DIR/var/log/journal and DIR/run/log/journal\n"
+        "      --root=DIR         read DIR/var/log/journal and DIR/run/log/journal; with or without -D or\n"
+        "                         --file, the links follow the After= and Before= of DIR's unit files\n"
         "      --boot=ID|OFFSET   the boot: a boot ID, or 0 for the last, -1 the one before, 1 the first\n"
         "                         (default 0)\n"
         "      --format=FORMAT    text (default) or json\n";
@@ -83,6 +85,85 @@ static int handle(int c, const char *arg, void *userdata) {
         return -EINVAL;
 }
 
+/* With --root: the times from the journal, the ordering from the root's unit files (the model), so a link is
+ * a real After= edge (or a Before= of the other unit), not the last unit to become active. */
+typedef struct ChainModelSource {
+        ChainSource journal;
+        Model *model;
+} ChainModelSource;
+
+static int model_times(void *userdata, const char *unit, ChainTimes *ret) {
+        ChainModelSource *ms = userdata;
+        return ms->journal.times(ms->journal.userdata, unit, ret);
+}
+
+static int model_units(void *userdata, char ***ret) {
+        ChainModelSource *ms = userdata;
+        return ms->journal.units(ms->journal.userdata, ret);
+}
+
+static int model_after(void *userdata, const char *unit, char ***ret) {
+        ChainModelSource *ms = userdata;
+        const Graph *g = model_graph(ms->model);
+        _cleanup_(strv_freep) char **l = NULL;
+        uint32_t node;
+        EdgeSet out, in;
+
+        if (!model_get(ms->model, unit) || graph_find_node(g, unit, &node) < 0)
+                return -EOPNOTSUPP; /* not in the root: by time, marked inferred */
+        out = graph_out(g, node);
+        in = graph_in(g, node);
+        for (size_t k = 0; k < out.n; k++) {
+                const GraphEdge *e = graph_edge(g, edge_set_get(&out, k));
+                if (e->type == DEP_AFTER && strv_extend_unique(&l, graph_node_name(g, e->to)) < 0)
+                        return -ENOMEM;
+        }
+        for (size_t k = 0; k < in.n; k++) {
+                const GraphEdge *e = graph_edge(g, edge_set_get(&in, k));
+                if (e->type == DEP_BEFORE && strv_extend_unique(&l, graph_node_name(g, e->from)) < 0)
+                        return -ENOMEM;
+        }
+        if (!l && !(l = calloc(1, sizeof(char *))))
+                return -ENOMEM;
+        *ret = TAKE_PTR(l);
+        return 0;
+}
+
+/* The model of the root with every unit the boot has times for. */
+static int chain_model(Context *ctx, const Rules *rules, const ChainSource *js, Root **ret_root, Model **ret) {
+        _cleanup_(root_freep) Root *root = NULL;
+        _cleanup_(model_freep) Model *m = NULL;
+        _cleanup_(strv_freep) char **units = NULL;
+        _cleanup_(diag_list_done) DiagList diags = {};
+        VersionChoice vc;
+        size_t n, ahead = 0;
+        int r;
+
+        if ((r = cli_open_root(ctx, &root)) < 0 || (r = context_resolve_version(ctx, root, &vc)) < 0)
+                return r;
+        r = model_new(&(ModelOptions) { .root = root, .systemd = vc.version }, rules, &m, &diags);
+        diag_list_print(&diags, stderr, DIAG_WARNING);
+        if (r < 0)
+                return log_error_errno(r, "chain: %s: cannot set up the model of the unit files", ctx->root);
+        r = js->units(js->userdata, &units);
+        if (r < 0)
+                return log_oom();
+        n = strv_length(units);
+        if (model_prefetch(m, n) < 0)
+                log_warning("chain: loading on one thread");
+        for (size_t i = 0; i < n; i++) {
+                model_hint_names(m, units, n, i, &ahead);
+                if ((r = model_add(m, units[i], NULL)) < 0 && r != -EINVAL)
+                        return log_error_errno(r, "chain: %s: cannot load", units[i]);
+        }
+        r = model_finish(m);
+        if (r < 0)
+                return log_error_errno(r, "chain: %s", ctx->root);
+        *ret = TAKE_PTR(m);
+        *ret_root = TAKE_PTR(root); /* the model's units point into it: freed after the model */
+        return 0;
+}
+
 static void print_text(const StatsSample *s, const Chain *c, FILE *f) {
         const BootInfo *b = &s->analysis->boots[0];
         char t1[32], t2[32];
@@ -96,7 +177,8 @@ static void print_text(const StatsSample *s, const Chain *c, FILE *f) {
                 inferred = inferred || c->links[i].inferred;
         if (inferred)
                 fputs("Links marked \"~\" are inferred from the timestamps (the unit that became active last before\n"
-                      "the next one started): the journal does not record ordering dependencies.\n", f);
+                      "the next one started): the journal does not record ordering dependencies (--root gives\n"
+                      "the unit files they come from).\n", f);
         fputc('\n', f);
         for (size_t i = 0; i < c->n; i++) {
                 const ChainLink *l = &c->links[i];
@@ -165,6 +247,9 @@ int verb_chain(int argc, char *argv[], Context *ctx) {
         _cleanup_(freep) char *unit = NULL, *what = NULL;
         _cleanup_(chain_args_done) ChainArgs a = {};
         _cleanup_(stats_options_done) StatsOptions o = { .alpha = 0.05 };
+        _cleanup_(root_freep) Root *root = NULL;
+        _cleanup_(model_releasep) Model *model = NULL;
+        ChainModelSource ms;
         ChainJournalSource js;
         ChainSource src;
         int optind_, r;
@@ -225,6 +310,13 @@ int verb_chain(int argc, char *argv[], Context *ctx) {
         }
         chain_source_journal(&js, &src);
         js = (ChainJournalSource) { .analysis = s.analysis, .boot = 0 };
+        if (ctx->root) {
+                if (chain_model(ctx, rules, &src, &root, &model) < 0)
+                        return EXIT_ERROR;
+                ms = (ChainModelSource) { .journal = src, .model = model };
+                src = (ChainSource) { .userdata = &ms, .times = model_times, .after = model_after,
+                                      .units = model_units };
+        }
         if (!unit) {
                 ChainTimes t;
                 unit = strdup(src.times(src.userdata, "graphical.target", &t) > 0 ? "graphical.target" :

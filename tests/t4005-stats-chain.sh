@@ -36,6 +36,19 @@ ptmp_waits_for_tmpfiles() {
         done
 }
 
+chain_root_edges() { # with --root, every link is an After= (or the other's Before=) of the root's unit files
+        local r=${LAB_SRV:-/srv/lab}/bookworm
+        bootrace chain --file "$J" --root "$r" --format=json > "$TMP/cr.json" || return 1
+        # shellcheck disable=SC2046 # one unit per word
+        bootrace graph --root "$r" --format=json $(jq -r '.chain[].unit' "$TMP/cr.json") > "$TMP/cr.graph" 2> /dev/null
+        [ $? -le 1 ] || return 1
+        jq -e --slurpfile g "$TMP/cr.graph" '.chain as $c | ($c | length) > 2 and
+                all(range(1; $c | length); . as $i | $c[$i].inferred == false and
+                    any($g[0].edges[]; (.from == $c[$i - 1].unit and .type == "After" and .to == $c[$i].unit) or
+                                       (.from == $c[$i].unit and .type == "Before" and .to == $c[$i - 1].unit)))' \
+                "$TMP/cr.json"
+}
+
 test_expect "import $SET" import_export $SET
 test_expect "the default chain (a target) is in time order" links_in_order 0 ""
 test_expect "racy-ptmp.service's chain in boot 1 is in time order" links_in_order 1 racy-ptmp.service
@@ -43,3 +56,8 @@ test_expect "--boot=1 and --boot=ID of the first boot agree" same_by_id
 test_expect "a PrivateTmp= unit waited for systemd-tmpfiles-setup.service" ptmp_waits_for_tmpfiles
 test_expect "a unit with no record in the boot is an error" expect_exit 2 bootrace chain --file "$J" nothing-here.service
 test_expect "two units are a usage error" expect_exit 2 bootrace chain --file "$J" a.service b.service
+if [ -d "${LAB_SRV:-/srv/lab}/bookworm/usr/lib/systemd" ] || [ "${CI:-}" = true ]; then
+        test_expect "--root: the links are the root's ordering edges, none inferred" chain_root_edges
+else
+        test_skip "--root: the links are the root's ordering edges, none inferred" "no lab tree bookworm in LAB_SRV"
+fi
