@@ -63,7 +63,7 @@ bookworm_findings() {
         ! grep -q "foo.service.*private-tmp-before-remount" "$TMP/b.txt" &&
                 grep -q "^$DEB:lib/systemd/system/bar.service:7: error: \[writable-path-before-remount\]" "$TMP/b.txt" &&
                 grep -q "created at boot by systemd-tmpfiles-setup.service ($DEB:usr/lib/tmpfiles.d/foo.conf:1: d /var/lib/foo-data)" "$TMP/b.txt" &&
-                grep -q "^$DEB:lib/systemd/system/qux.service: error: \[ordering-cycle\]" "$TMP/b.txt"
+                grep -q "^$DEB:lib/systemd/system/qux.service:[0-9]*: error: \[ordering-cycle\]" "$TMP/b.txt"
 }
 
 without_wants_link() {

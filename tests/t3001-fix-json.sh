@@ -83,7 +83,7 @@ multi() {
                 (.fixes[0].findings | map(.target) | unique) == ["ubuntu-bionic", "ubuntu-xenial"] and
                 .fixes[0].candidate ==
                         "After=systemd-tmpfiles-setup.service + drop Before=systemd-remount-fs.service (line 8)" and
-                (.fixes[0].findings | map(.line)) == [12, 12, null, null] and
+                (.fixes[0].findings | map(.line)) == [12, 12, null, 8] and
                 (.fixes[0].rejected[] | select(.candidate == "After=systemd-remount-fs.service") |
                         .new_cycle == true and (.reason | contains("ubuntu-bionic"))) and
                 (.fixes[0].rejected[] | select(.candidate == "drop Before=systemd-remount-fs.service (line 8)") |
