@@ -2,7 +2,8 @@
 /* ordering-cycle: the boot transaction (default.target) has After=/Before= cycles that the linted unit closes.
  * One finding per unit: every elementary cycle its file (or one of its settings) contributes an edge to, with
  * each edge's origin, and every job systemd may delete to break them with what the boot loses then. The units of
- * systemd itself are blamed only for cycles no other unit closes. */
+ * systemd itself are blamed only for cycles no other unit closes; a cycle whose cause is the unit's sandboxing is
+ * sandbox-ordered-too-early's. */
 
 #include "lint/check-common.h"
 #include "model/transaction.h"
@@ -87,7 +88,8 @@ int check_ordering_cycle(const LintContext *c, ModelUnit *u, FindingList *out) {
                 const Cycle *cy = &c->cycles[i];
                 uint32_t e;
 
-                if (!cycle_has(cy, u->node) || !cycle_closed_by(c, cy, u->node, &e))
+                if (!cycle_has(cy, u->node) || !cycle_closed_by(c, cy, u->node, &e) ||
+                    check_cycle_of_sandbox(c, u, cy))
                         continue;
                 mine[n++] = cy;
                 unfixable = unfixable || cy->n_victims == 0;
