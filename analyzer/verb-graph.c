@@ -30,7 +30,8 @@ static const char graph_help[] =
         "  --mounted=PATH   PATH is a mount point (its mount unit exists without a unit file)\n"
         "  --no-base        do not use the base model\n"
         "  --cycles         the ordering cycles of the boot transaction instead, with the jobs systemd may\n"
-        "                   delete to break each (exit status 1 when there are any)\n"
+        "                   delete to break each (exit status 1 when there are any); --format=dot\n"
+        "                   draws them, an arrow a -> b saying b is ordered after a\n"
         "  --transaction=UNIT  the target whose start transaction is built (default.target; implies --cycles)\n";
 
 static const char graph_live_help[] =
@@ -277,6 +278,82 @@ static int path_arg(const char *arg, char **ret_name, char ***dirs) {
         return 0;
 }
 
+static void dot_quote(const char *s) {
+        for (; *s; s++) {
+                if (*s == '"' || *s == '\\')
+                        putchar('\\');
+                putchar(*s);
+        }
+}
+
+/* The cycles as a DOT digraph: each job of a cycle once, each ordering between two jobs once (the cycles share
+ * them), drawn from the job that starts first to the one ordered after it, labelled with the setting and where
+ * it comes from; the jobs systemd may delete filled; a legend says so. */
+static void print_cycles_dot(const Model *m, const Rules *rules, const char *anchor, const Cycle *cycles, size_t n) {
+        const Graph *g = model_graph(m);
+        _cleanup_(freep) uint8_t *node = calloc(graph_node_count(g) + 1, 1);
+        _cleanup_(freep) uint8_t *edge = calloc(graph_edge_count(g) + 1, 1);
+
+        if (!node || !edge)
+                return;
+        printf("digraph \"cycles of %s\" {\n\trankdir=LR;\n\tnode [shape=box, fontname=\"sans\"];\n"
+               "\tedge [fontname=\"sans\", fontsize=10];\n", anchor);
+        for (size_t i = 0; i < n; i++) {
+                for (size_t k = 0; k < cycles[i].n; k++)
+                        node[cycles[i].nodes[k]] |= 1;
+                for (size_t k = 0; k < cycles[i].n_victims; k++)
+                        node[cycles[i].victims[k]] |= 2;
+        }
+        for (uint32_t x = 0; x < graph_node_count(g); x++) {
+                const char *name = graph_node_name(g, x), *loss;
+                if (!node[x])
+                        continue;
+                printf("\t\"");
+                dot_quote(name);
+                printf("\"");
+                if (node[x] & 2) {
+                        loss = rules_check_loss(rules, "ordering-cycle", name);
+                        printf(" [style=filled, fillcolor=\"lightyellow\", tooltip=\"systemd may delete this job");
+                        if (loss) {
+                                printf(": ");
+                                dot_quote(loss);
+                        }
+                        printf("\"]");
+                }
+                printf(";\n");
+        }
+        for (size_t i = 0; i < n; i++)
+                for (size_t k = 0; k < cycles[i].n; k++) {
+                        uint32_t id = cycles[i].edges[k];
+                        const GraphEdge *e = graph_edge(g, id);
+                        const Origin *o = graph_origin(g, e->origin);
+                        _cleanup_(freep) char *where = origin_to_text(o);
+                        /* x After=y and y Before=x alike: y -> x, "x starts after y" */
+                        uint32_t first = e->type == DEP_AFTER ? e->to : e->from;
+                        uint32_t then = e->type == DEP_AFTER ? e->from : e->to;
+                        bool written = (o->kind == ORIGIN_FILE || o->kind == ORIGIN_DROPIN) && !o->base;
+
+                        if (edge[id])
+                                continue;
+                        edge[id] = 1;
+                        printf("\t\"");
+                        dot_quote(graph_node_name(g, first));
+                        printf("\" -> \"");
+                        dot_quote(graph_node_name(g, then));
+                        printf("\" [label=\"%s %s=\\n", graph_node_name(g, e->from), dep_type_to_string(e->type));
+                        dot_quote(strna(where));
+                        printf("\", color=\"%s\"%s];\n", written ? "red" : "grey40",
+                               written ? ", penwidth=2" : o->kind == ORIGIN_FILE || o->kind == ORIGIN_DROPIN ? ""
+                                                                                                 : ", style=dashed");
+                }
+        printf("\tsubgraph cluster_legend {\n\t\tlabel=\"legend\";\n\t\tfontname=\"sans\";\n"
+               "\t\t\"legend\" [shape=note, label=\"%zu ordering cycle%s of the boot transaction of %s\\l"
+               "a -> b: b is ordered after a (b After=a, or a Before=b): a starts first\\l"
+               "red: a line of a unit file or drop-in; grey: systemd's own units; dashed: added by systemd itself\\l"
+               "filled: a job systemd may delete to break a cycle (it does not matter to %s)\\l\"];\n\t}\n}\n",
+               n, n == 1 ? "" : "s", anchor, anchor);
+}
+
 /* The ordering cycles of the boot transaction of anchor: each cycle's edges with their origins, and the jobs
  * systemd may delete to break it (not needed by the anchor) with what the boot loses then. Returns the exit
  * status: 1 when there are cycles. */
@@ -298,7 +375,9 @@ static int print_cycles(const Model *m, const Rules *rules, const Context *ctx, 
         r = transaction_cycles(t, 256, &cycles, &n, &truncated);
         if (r < 0)
                 return EXIT_ERROR;
-        if (ctx->format == FORMAT_JSON) {
+        if (ctx->format == FORMAT_DOT)
+                print_cycles_dot(m, rules, anchor, cycles, n);
+        else if (ctx->format == FORMAT_JSON) {
                 json_init(&w, stdout, false);
                 report_json_begin(&w, NULL);
                 json_kv_uint(&w, "systemd", model_version(m));
@@ -538,7 +617,7 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         }
         if (a.cycles) {
                 if (nearest && ctx->format != FORMAT_JSON)
-                        printf("# note: %s\n", nearest);
+                        printf("%s note: %s\n", ctx->format == FORMAT_DOT ? "//" : "#", nearest);
                 ret = print_cycles(model, rules, ctx, &vc, a.transaction ?: "default.target", &diags);
                 goto finish;
         }
