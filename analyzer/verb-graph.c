@@ -331,7 +331,10 @@ static void print_cycles_dot(const Model *m, const Rules *rules, const char *anc
                         /* x After=y and y Before=x alike: y -> x, "x starts after y" */
                         uint32_t first = e->type == DEP_AFTER ? e->to : e->from;
                         uint32_t then = e->type == DEP_AFTER ? e->from : e->to;
-                        bool written = (o->kind == ORIGIN_FILE || o->kind == ORIGIN_DROPIN) && !o->base;
+                        /* systemd's own units: the base model's, or a root's units named like them */
+                        const BaseModel *b = rules_base_model(rules, model_version(m));
+                        bool written = (o->kind == ORIGIN_FILE || o->kind == ORIGIN_DROPIN) && !o->base &&
+                                       !(b && base_model_unit(b, graph_node_name(g, e->from)));
 
                         if (edge[id])
                                 continue;
