@@ -25,6 +25,7 @@ static const char complete_help[] =
         "                     every target), minimal first\n"
         "  formats            the output formats\n"
         "  severities         the levels of --fail-on\n"
+        "  dependency-types   the dependency types, as unit files spell them (graph --type)\n"
         "  units              the unit names in the unit search path under --root\n";
 
 static const Verb *verb_find(const char *name) {
@@ -269,6 +270,10 @@ int verb_complete(int argc, char *argv[], Context *ctx) {
         } else if (streq(what, "severities")) {
                 for (Severity s = 0; s < _SEVERITY_MAX; s++)
                         printf("%s\n", severity_to_string(s));
+                r = 0;
+        } else if (streq(what, "dependency-types")) {
+                for (DepType t = 0; t < _DEP_TYPE_MAX; t++)
+                        printf("%s\n", dep_type_to_string(t));
                 r = 0;
         } else if (streq(what, "units"))
                 r = complete_units(ctx);

@@ -30,8 +30,16 @@ static const char graph_help[] =
         "  --mounted=PATH   PATH is a mount point (its mount unit exists without a unit file)\n"
         "  --no-base        do not use the base model\n"
         "  --cycles         the ordering cycles of the boot transaction instead, with the jobs systemd may\n"
-        "                   delete to break each (exit status 1 when there are any)\n"
-        "  --transaction=UNIT  the target whose start transaction is built (default.target; implies --cycles)\n";
+        "                   delete to break each (exit status 1 when there are any); --format=dot\n"
+        "                   draws them, an arrow a -> b saying b is ordered after a\n"
+        "  --transaction=UNIT  the target whose start transaction is built (default.target; implies --cycles)\n\n"
+        "What --format=dot draws (an arrow a -> b: b is ordered after a, or a pulls in, binds, ... b):\n"
+        "  --type=LIST      only these dependency types, e.g. After,Before or Requires,Wants\n"
+        "  --from=UNIT      only what UNIT reaches along the arrows (with --to: what lies between)\n"
+        "  --to=UNIT        only what reaches UNIT along the arrows\n"
+        "  --depth=N        at most N arrows away from --from/--to\n"
+        "  --no-slices      without slices (and the ordering after them)\n"
+        "  --no-conflicts   without Conflicts=\n";
 
 static const char graph_live_help[] =
         "       bootrace graph --live [-H [USER@]HOST | -M NAME] [--format=text|json|dot] [UNIT...]\n\n"
@@ -48,7 +56,21 @@ enum {
         ARG_NO_BASE,
         ARG_CYCLES,
         ARG_TRANSACTION,
+        ARG_TYPE,
+        ARG_FROM,
+        ARG_TO,
+        ARG_DEPTH,
+        ARG_NO_SLICES,
+        ARG_NO_CONFLICTS,
 };
+
+/* What --format=dot draws of the graph. */
+typedef struct DotFilter {
+        unsigned types;     /* DEP_MASK() bits; 0: every type */
+        char *from, *to;    /* only what is reachable from / reaches this unit along the arrows */
+        unsigned depth;     /* at most this many arrows away from --from/--to (0: any) */
+        bool no_slices, no_conflicts;
+} DotFilter;
 
 typedef struct GraphArgs {
         bool all, offline, no_base;
@@ -56,6 +78,7 @@ typedef struct GraphArgs {
         char **mounted;
         bool cycles;
         char *transaction;
+        DotFilter dot;
 } GraphArgs;
 
 static int graph_option(int c, const char *arg, void *userdata) {
@@ -74,6 +97,36 @@ static int graph_option(int c, const char *arg, void *userdata) {
         case ARG_TRANSACTION:
                 a->cycles = true;
                 return cli_set_unit_name("--transaction", arg, &a->transaction);
+        case ARG_TYPE: {
+                _cleanup_(freep) char *words = strdup(arg);
+                if (!words)
+                        return -ENOMEM;
+                for (char *p = words; *p; p++)
+                        if (*p == ',')
+                                *p = ' ';
+                if (dep_type_mask_from_string(words, &a->dot.types) < 0) {
+                        log_error("--type=%s: not a list of dependency types as unit files spell them "
+                                  "(After,Before,Requires,Wants,...)", arg);
+                        return -EINVAL;
+                }
+                return 0;
+        }
+        case ARG_FROM:
+                return cli_set_unit_name("--from", arg, &a->dot.from);
+        case ARG_TO:
+                return cli_set_unit_name("--to", arg, &a->dot.to);
+        case ARG_DEPTH:
+                if (safe_atou(arg, &a->dot.depth) < 0 || a->dot.depth == 0) {
+                        log_error("--depth=%s: not a positive number of arrows", arg);
+                        return -EINVAL;
+                }
+                return 0;
+        case ARG_NO_SLICES:
+                a->dot.no_slices = true;
+                return 0;
+        case ARG_NO_CONFLICTS:
+                a->dot.no_conflicts = true;
+                return 0;
         case ARG_ALL:
                 a->all = true;
                 return 0;
@@ -230,30 +283,188 @@ static void print_json(const Model *m, const Context *ctx, const VersionChoice *
         json_finish(&w);
 }
 
-static void print_dot(const Model *m, bool all) {
-        static const char * const colour[_DEP_TYPE_MAX] = {
-                [DEP_REQUIRES] = "black",     [DEP_REQUISITE] = "darkblue", [DEP_WANTS] = "grey66",
-                [DEP_BINDS_TO] = "darkgreen", [DEP_PART_OF] = "gold3",      [DEP_UPHOLDS] = "purple",
-                [DEP_CONFLICTS] = "red",      [DEP_BEFORE] = "green",       [DEP_AFTER] = "green",
-                [DEP_ON_FAILURE] = "orange",  [DEP_ON_SUCCESS] = "orange",  [DEP_TRIGGERS] = "blue",
-        };
-        Graph *g = model_graph(m);
+static void dot_quote(const char *s) {
+        for (; *s; s++) {
+                if (*s == '"' || *s == '\\')
+                        putchar('\\');
+                putchar(*s);
+        }
+}
 
-        printf("digraph bootrace {\n\trankdir=LR;\n");
+/* One arrow of the DOT graph: every edge between two units that means the same (x After=y and y Before=x are one
+ * ordering) drawn once, from tail to head. */
+typedef struct DotArc {
+        uint32_t tail, head;
+        DepType kind;   /* DEP_AFTER stands for both orderings */
+        uint32_t edge;  /* the first of its edges, for the tooltip */
+        bool implicit;  /* every edge of it was added by systemd itself (a rule, a mount path) */
+} DotArc;
+
+static int dot_arc_compare(const void *a, const void *b) {
+        const DotArc *x = a, *y = b;
+        if (x->tail != y->tail)
+                return x->tail < y->tail ? -1 : 1;
+        if (x->head != y->head)
+                return x->head < y->head ? -1 : 1;
+        if (x->kind != y->kind)
+                return x->kind < y->kind ? -1 : 1;
+        return x->edge < y->edge ? -1 : x->edge > y->edge;
+}
+
+/* dist[node]: the fewest arrows from start (forward) or to start (!forward), UINT32_MAX when none, at most
+ * depth (0: any). One pass over the arcs per step: the graphs drawn are small, and so is the number of steps. */
+static void dot_distances(const DotArc *arcs, size_t n, size_t n_nodes, uint32_t start, bool forward,
+                          unsigned depth, uint32_t *dist) {
+        for (size_t i = 0; i < n_nodes; i++)
+                dist[i] = UINT32_MAX;
+        dist[start] = 0;
+        for (uint32_t step = 0; depth == 0 || step < depth; step++) {
+                bool more = false;
+                for (size_t i = 0; i < n; i++) {
+                        uint32_t from = forward ? arcs[i].tail : arcs[i].head;
+                        uint32_t to = forward ? arcs[i].head : arcs[i].tail;
+                        if (dist[from] == step && dist[to] == UINT32_MAX) {
+                                dist[to] = step + 1;
+                                more = true;
+                        }
+                }
+                if (!more)
+                        break;
+        }
+}
+
+static const char * const dot_colour[_DEP_TYPE_MAX] = {
+        [DEP_REQUIRES] = "black",     [DEP_REQUISITE] = "darkblue", [DEP_WANTS] = "grey60",
+        [DEP_BINDS_TO] = "darkgreen", [DEP_PART_OF] = "gold3",      [DEP_UPHOLDS] = "purple",
+        [DEP_CONFLICTS] = "red",      [DEP_AFTER] = "steelblue",    [DEP_ON_FAILURE] = "orange",
+        [DEP_ON_SUCCESS] = "orange",  [DEP_TRIGGERS] = "blue",       [DEP_PROPAGATES_RELOAD_TO] = "cyan4",
+        [DEP_JOINS_NAMESPACE_OF] = "brown",
+};
+
+/* The kind of arrow an edge type is drawn as, and whether it is drawn from its "to" end: the reverse types are
+ * one arrow with the ones they mirror (a After=b is b Before=a, a TriggeredBy=b is b Triggers=a). */
+static DepType dot_kind(DepType t, bool *ret_reversed) {
+        *ret_reversed = t == DEP_AFTER || t == DEP_TRIGGERED_BY || t == DEP_RELOAD_PROPAGATED_FROM;
+        switch (t) {
+        case DEP_BEFORE:
+                return DEP_AFTER;
+        case DEP_TRIGGERED_BY:
+                return DEP_TRIGGERS;
+        case DEP_RELOAD_PROPAGATED_FROM:
+                return DEP_PROPAGATES_RELOAD_TO;
+        default:
+                return t;
+        }
+}
+
+/* Returns 0, -ENOENT when --from or --to names a unit the graph does not have (logged), -ENOMEM. */
+static int print_dot(const Model *m, const Rules *rules, const DotFilter *flt, bool all) {
+        const Graph *g = model_graph(m);
+        size_t n_nodes = graph_node_count(g), n = 0, kept = 0;
+        _cleanup_(freep) DotArc *arcs = malloc(sizeof(DotArc) * (graph_edge_count(g) + 1));
+        _cleanup_(freep) uint32_t *dfrom = malloc(sizeof(uint32_t) * (n_nodes + 1));
+        _cleanup_(freep) uint32_t *dto = malloc(sizeof(uint32_t) * (n_nodes + 1));
+        _cleanup_(freep) uint8_t *drawn = calloc(n_nodes + 1, 1);
+        const BaseModel *b = rules_base_model(rules, model_version(m));
+        uint32_t from = UINT32_MAX, to = UINT32_MAX;
+        unsigned used = 0;
+
+        if (!arcs || !dfrom || !dto || !drawn)
+                return log_oom();
+        if ((flt->from && graph_find_node(g, flt->from, &from) < 0) ||
+            (flt->to && graph_find_node(g, flt->to, &to) < 0)) {
+                const char *which = flt->from && from == UINT32_MAX ? "--from" : "--to";
+                log_error("%s=%s: no unit of that name in the graph (is it loaded? 'bootrace graph' lists the units)",
+                          which, which[2] == 'f' ? flt->from : flt->to);
+                return -ENOENT;
+        }
         for (size_t i = 0; i < graph_edge_count(g); i++) {
                 const GraphEdge *e = graph_edge(g, i);
                 const Origin *o = graph_origin(g, e->origin);
-                /* an edge "a After b" is drawn b -> a: arrows point the way the boot goes */
-                bool rev = e->type == DEP_AFTER;
+                DepType t = e->type, kind;
+                bool reversed;
 
-                if (!wanted(m, model_unit_of_node(m, e->from), all))
+                /* --from/--to follow the arrows through every unit, not only those asked for */
+                if (!wanted(m, model_unit_of_node(m, e->from), all || flt->from || flt->to))
                         continue;
-                printf("\t\"%s\" -> \"%s\" [color=\"%s\", label=\"%s\"%s];\n",
-                       graph_node_name(g, rev ? e->to : e->from), graph_node_name(g, rev ? e->from : e->to),
-                       colour[e->type] ?: "black", dep_type_to_string(e->type),
-                       o->kind == ORIGIN_RULE || o->kind == ORIGIN_MOUNTS_FOR ? ", style=dashed" : "");
+                if ((flt->types && !(flt->types & DEP_MASK(t))) || (flt->no_conflicts && t == DEP_CONFLICTS))
+                        continue;
+                if (flt->no_slices && (endswith(graph_node_name(g, e->from), ".slice") ||
+                                       endswith(graph_node_name(g, e->to), ".slice")))
+                        continue;
+                /* an edge "a After b" is drawn b -> a, "a Before b" a -> b: arrows point the way the boot goes */
+                kind = dot_kind(t, &reversed);
+                arcs[n++] = (DotArc) {
+                        .tail = reversed ? e->to : e->from,
+                        .head = reversed ? e->from : e->to,
+                        .kind = kind,
+                        .edge = (uint32_t) i,
+                        .implicit = o->kind == ORIGIN_RULE || o->kind == ORIGIN_MOUNTS_FOR,
+                };
         }
-        printf("}\n");
+        qsort(arcs, n, sizeof(DotArc), dot_arc_compare);
+        for (size_t i = 0; i < n; i++) {
+                if (kept > 0 && arcs[kept - 1].tail == arcs[i].tail && arcs[kept - 1].head == arcs[i].head &&
+                    arcs[kept - 1].kind == arcs[i].kind) {
+                        arcs[kept - 1].implicit = arcs[kept - 1].implicit && arcs[i].implicit;
+                        continue;
+                }
+                arcs[kept++] = arcs[i];
+        }
+        n = kept;
+        if (from != UINT32_MAX)
+                dot_distances(arcs, n, n_nodes, from, true, flt->depth, dfrom);
+        if (to != UINT32_MAX)
+                dot_distances(arcs, n, n_nodes, to, false, flt->depth, dto);
+
+        printf("digraph bootrace {\n\trankdir=LR;\n\tnode [shape=box, fontname=\"sans\"];\n"
+               "\tedge [fontname=\"sans\", fontsize=9];\n");
+        for (size_t i = 0; i < n; i++) {
+                const DotArc *x = &arcs[i];
+                _cleanup_(freep) char *where = NULL;
+
+                /* both ends within reach of --from (and of --to) */
+                if ((flt->from && (from == UINT32_MAX || dfrom[x->tail] == UINT32_MAX || dfrom[x->head] == UINT32_MAX)) ||
+                    (flt->to && (to == UINT32_MAX || dto[x->head] == UINT32_MAX || dto[x->tail] == UINT32_MAX)))
+                        continue;
+                drawn[x->tail] = drawn[x->head] = 1;
+                used |= DEP_MASK(x->kind);
+                where = origin_to_text(graph_origin(g, graph_edge(g, x->edge)->origin));
+                printf("\t\"");
+                dot_quote(graph_node_name(g, x->tail));
+                printf("\" -> \"");
+                dot_quote(graph_node_name(g, x->head));
+                printf("\" [color=\"%s\"%s, tooltip=\"%s: ", dot_colour[x->kind] ?: "black",
+                       x->implicit ? ", style=dashed" : "", x->kind == DEP_AFTER ? "ordering" :
+                       dep_type_to_string(x->kind));
+                dot_quote(strna(where));
+                printf("\"];\n");
+        }
+        for (uint32_t v = 0; v < n_nodes; v++) {
+                const char *name = graph_node_name(g, v);
+                bool own = b && base_model_unit(b, name);
+                if (!drawn[v] && v != from && v != to)
+                        continue;
+                printf("\t\"");
+                dot_quote(name);
+                printf("\" [%s%s%s];\n", endswith(name, ".target") ? "shape=ellipse" : "shape=box",
+                       own ? "" : ", style=filled, fillcolor=\"lightyellow\"",
+                       v == from || v == to ? ", penwidth=3" : "");
+        }
+        /* the legend names the kinds of arrow drawn, in their colours */
+        printf("\tsubgraph cluster_legend {\n\t\tlabel=\"legend\";\n\t\tfontname=\"sans\";\n"
+               "\t\tnode [shape=plaintext];\n\t\t\"legend\" [label=<<table border=\"0\" cellborder=\"0\">"
+               "<tr><td align=\"left\">a -&gt; b: b is ordered after a (b After=a or a Before=b: a starts first), or a "
+               "pulls in, binds, conflicts with b</td></tr>"
+               "<tr><td align=\"left\">dashed: added by systemd itself (default and implicit dependencies); "
+               "yellow: not in bootrace's base model of systemd's units; ellipse: a target</td></tr>");
+        for (DepType t = 0; t < _DEP_TYPE_MAX; t++)
+                if (used & DEP_MASK(t))
+                        printf("<tr><td align=\"left\"><font color=\"%s\">&#9644;&#9654; %s</font></td></tr>",
+                               dot_colour[t] ?: "black", t == DEP_AFTER ? "After=/Before= (ordering)" :
+                               dep_type_to_string(t));
+        printf("</table>>];\n\t}\n}\n");
+        return 0;
 }
 
 /* A PATH argument: its directory is searched first, its file name is the unit. */
@@ -277,6 +488,78 @@ static int path_arg(const char *arg, char **ret_name, char ***dirs) {
         return 0;
 }
 
+
+/* The cycles as a DOT digraph: each job of a cycle once, each ordering between two jobs once (the cycles share
+ * them), drawn from the job that starts first to the one ordered after it, labelled with the setting and where
+ * it comes from; the jobs systemd may delete filled; a legend says so. */
+static void print_cycles_dot(const Model *m, const Rules *rules, const char *anchor, const Cycle *cycles, size_t n) {
+        const Graph *g = model_graph(m);
+        _cleanup_(freep) uint8_t *node = calloc(graph_node_count(g) + 1, 1);
+        _cleanup_(freep) uint8_t *edge = calloc(graph_edge_count(g) + 1, 1);
+
+        if (!node || !edge)
+                return;
+        printf("digraph \"cycles of %s\" {\n\trankdir=LR;\n\tnode [shape=box, fontname=\"sans\"];\n"
+               "\tedge [fontname=\"sans\", fontsize=10];\n", anchor);
+        for (size_t i = 0; i < n; i++) {
+                for (size_t k = 0; k < cycles[i].n; k++)
+                        node[cycles[i].nodes[k]] |= 1;
+                for (size_t k = 0; k < cycles[i].n_victims; k++)
+                        node[cycles[i].victims[k]] |= 2;
+        }
+        for (uint32_t x = 0; x < graph_node_count(g); x++) {
+                const char *name = graph_node_name(g, x), *loss;
+                if (!node[x])
+                        continue;
+                printf("\t\"");
+                dot_quote(name);
+                printf("\"");
+                if (node[x] & 2) {
+                        loss = rules_check_loss(rules, "ordering-cycle", name);
+                        printf(" [style=filled, fillcolor=\"lightyellow\", tooltip=\"systemd may delete this job");
+                        if (loss) {
+                                printf(": ");
+                                dot_quote(loss);
+                        }
+                        printf("\"]");
+                }
+                printf(";\n");
+        }
+        for (size_t i = 0; i < n; i++)
+                for (size_t k = 0; k < cycles[i].n; k++) {
+                        uint32_t id = cycles[i].edges[k];
+                        const GraphEdge *e = graph_edge(g, id);
+                        const Origin *o = graph_origin(g, e->origin);
+                        _cleanup_(freep) char *where = origin_to_text(o);
+                        /* x After=y and y Before=x alike: y -> x, "x starts after y" */
+                        uint32_t first = e->type == DEP_AFTER ? e->to : e->from;
+                        uint32_t then = e->type == DEP_AFTER ? e->from : e->to;
+                        /* systemd's own units: the base model's, or a root's units named like them */
+                        const BaseModel *b = rules_base_model(rules, model_version(m));
+                        bool written = (o->kind == ORIGIN_FILE || o->kind == ORIGIN_DROPIN) && !o->base &&
+                                       !(b && base_model_unit(b, graph_node_name(g, e->from)));
+
+                        if (edge[id])
+                                continue;
+                        edge[id] = 1;
+                        printf("\t\"");
+                        dot_quote(graph_node_name(g, first));
+                        printf("\" -> \"");
+                        dot_quote(graph_node_name(g, then));
+                        printf("\" [label=\"%s %s=\\n", graph_node_name(g, e->from), dep_type_to_string(e->type));
+                        dot_quote(strna(where));
+                        printf("\", color=\"%s\"%s];\n", written ? "red" : "grey40",
+                               written ? ", penwidth=2" : o->kind == ORIGIN_FILE || o->kind == ORIGIN_DROPIN ? ""
+                                                                                                 : ", style=dashed");
+                }
+        printf("\tsubgraph cluster_legend {\n\t\tlabel=\"legend\";\n\t\tfontname=\"sans\";\n"
+               "\t\t\"legend\" [shape=note, label=\"%zu ordering cycle%s of the boot transaction of %s\\l"
+               "a -> b: b is ordered after a (b After=a, or a Before=b): a starts first\\l"
+               "red: a line of a unit file or drop-in; grey: systemd's own units; dashed: added by systemd itself\\l"
+               "filled: a job systemd may delete to break a cycle (it does not matter to %s)\\l\"];\n\t}\n}\n",
+               n, n == 1 ? "" : "s", anchor, anchor);
+}
+
 /* The ordering cycles of the boot transaction of anchor: each cycle's edges with their origins, and the jobs
  * systemd may delete to break it (not needed by the anchor) with what the boot loses then. Returns the exit
  * status: 1 when there are cycles. */
@@ -298,7 +581,9 @@ static int print_cycles(const Model *m, const Rules *rules, const Context *ctx, 
         r = transaction_cycles(t, 256, &cycles, &n, &truncated);
         if (r < 0)
                 return EXIT_ERROR;
-        if (ctx->format == FORMAT_JSON) {
+        if (ctx->format == FORMAT_DOT)
+                print_cycles_dot(m, rules, anchor, cycles, n);
+        else if (ctx->format == FORMAT_JSON) {
                 json_init(&w, stdout, false);
                 report_json_begin(&w, NULL);
                 json_kv_uint(&w, "systemd", model_version(m));
@@ -387,6 +672,12 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
                 { "no-base", no_argument, NULL, ARG_NO_BASE },
                 { "cycles", no_argument, NULL, ARG_CYCLES },
                 { "transaction", required_argument, NULL, ARG_TRANSACTION },
+                { "type", required_argument, NULL, ARG_TYPE },
+                { "from", required_argument, NULL, ARG_FROM },
+                { "to", required_argument, NULL, ARG_TO },
+                { "depth", required_argument, NULL, ARG_DEPTH },
+                { "no-slices", no_argument, NULL, ARG_NO_SLICES },
+                { "no-conflicts", no_argument, NULL, ARG_NO_CONFLICTS },
                 LIVE_OPTIONS,
                 {},
         };
@@ -420,6 +711,16 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         }
         if (cli_check_format(ctx, "graph", formats) < 0)
                 goto finish;
+        if ((a.dot.types || a.dot.from || a.dot.to || a.dot.depth || a.dot.no_slices || a.dot.no_conflicts) &&
+            (ctx->format != FORMAT_DOT || a.cycles)) {
+                log_error("--type, --from, --to, --depth, --no-slices and --no-conflicts choose what --format=dot "
+                          "draws of the graph (not with --cycles)");
+                goto finish;
+        }
+        if (a.dot.depth && !a.dot.from && !a.dot.to) {
+                log_error("--depth=%u counts arrows from --from or to --to: give one of them", a.dot.depth);
+                goto finish;
+        }
         r = cli_open_root(ctx, &root);
         if (r < 0)
                 goto finish;
@@ -538,7 +839,7 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         }
         if (a.cycles) {
                 if (nearest && ctx->format != FORMAT_JSON)
-                        printf("# note: %s\n", nearest);
+                        printf("%s note: %s\n", ctx->format == FORMAT_DOT ? "//" : "#", nearest);
                 ret = print_cycles(model, rules, ctx, &vc, a.transaction ?: "default.target", &diags);
                 goto finish;
         }
@@ -547,9 +848,10 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
                 printf("%s note: %s\n", ctx->format == FORMAT_DOT ? "//" : "#", nearest);
         if (ctx->format == FORMAT_JSON)
                 print_json(model, ctx, &vc, a.all);
-        else if (ctx->format == FORMAT_DOT)
-                print_dot(model, a.all);
-        else
+        else if (ctx->format == FORMAT_DOT) {
+                if (print_dot(model, rules, &a.dot, a.all) < 0)
+                        goto finish;
+        } else
                 print_text(model, a.all);
         fflush(stdout);
         diag_list_print(&diags, stderr, ctx->quiet ? DIAG_ERROR : DIAG_WARNING);
@@ -561,6 +863,8 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
 finish:
         strv_free(a.mounted);
         free(a.transaction);
+        free(a.dot.from);
+        free(a.dot.to);
         live_args_done(&a.live);
         return ret;
 }

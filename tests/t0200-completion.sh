@@ -136,6 +136,12 @@ test_expect "--profile= of a target without profiles: minimal" \
         comp_is "$TMP/xenial-profiles" lint --target ubuntu-xenial --profile = ""
 test_expect "every completed --format is accepted" accepted show --format
 test_expect "every completed --fail-on level is accepted" accepted stats --fail-on
+test_expect "every completed graph --type is accepted" accepted graph --type
+lines After,Before > "$TMP/type-list"
+lines --type=After,Before > "$TMP/type-list-joined"
+test_expect "--type=After,Be completes the list's last word (split at =)" comp_is "$TMP/type-list" graph --type = After,Be
+test_expect "--type=After,Be completes the list's last word (= not a word break)" \
+        comp_is "$TMP/type-list-joined" graph --type=After,Be
 test_expect "--root= completes to directories only" comp_is "$TMP/rootdir.list" show --root = "$TMP/root"
 test_expect "a file argument completes to files" comp_is "$TMP/journal.list" stats --file = "$TMP/journal.f"
 
@@ -193,3 +199,9 @@ test_expect "UNIT|PATH: units and files" units_and_files
 test_expect "a missing root: no units, no noise" \
         comp_is "$TMP/nothing" stats --root="$TMP/nonexistent" --unit = ""
 test_expect "__complete units honours --root and --systemd" helper_units
+lines foo.service > "$TMP/units-f"
+from_to_units() {
+        comp_is "$TMP/units-f" graph --root="$R" --systemd=257 --from = f &&
+                comp_is "$TMP/units-f" graph --root="$R" --systemd=257 --to f
+}
+test_expect "graph --from= and --to= complete to the root's units" from_to_units

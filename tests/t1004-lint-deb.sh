@@ -63,7 +63,7 @@ bookworm_findings() {
         ! grep -q "foo.service.*private-tmp-before-remount" "$TMP/b.txt" &&
                 grep -q "^$DEB:lib/systemd/system/bar.service:7: error: \[writable-path-before-remount\]" "$TMP/b.txt" &&
                 grep -q "created at boot by systemd-tmpfiles-setup.service ($DEB:usr/lib/tmpfiles.d/foo.conf:1: d /var/lib/foo-data)" "$TMP/b.txt" &&
-                grep -q "^$DEB:lib/systemd/system/qux.service: error: \[ordering-cycle\]" "$TMP/b.txt"
+                grep -q "^$DEB:lib/systemd/system/qux.service:[0-9]*: error: \[sandbox-ordered-too-early\]" "$TMP/b.txt"
 }
 
 without_wants_link() {
@@ -71,7 +71,7 @@ without_wants_link() {
         rm -rf "$TMP/nolink" && cp -a "$P" "$TMP/nolink" && rm "$TMP/nolink/lib/systemd/system/multi-user.target.wants/qux.service" &&
                 ( cd "$TMP" && dpkg-deb --root-owner-group --build nolink nolink.deb ) > /dev/null 2>&1 &&
                 { lint_in_tmp --target=debian-bookworm nolink.deb > "$TMP/n.txt" 2>&1; [ $? = 1 ]; } &&
-                ! grep -q "qux.service.*\[ordering-cycle\]" "$TMP/n.txt" && grep -q "bar.service:7" "$TMP/n.txt"
+                ! grep -q "qux.service.*\[\(ordering-cycle\|sandbox-ordered-too-early\)\]" "$TMP/n.txt" && grep -q "bar.service:7" "$TMP/n.txt"
 }
 
 same_as_tree() {

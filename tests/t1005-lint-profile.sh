@@ -22,8 +22,8 @@ default_profile() {
         local rc=0
         lint --target=debian-bookworm "$U" > "$TMP/d.txt" 2> "$TMP/d.err" || rc=$?
         [ $rc = 1 ] || { echo "exit $rc"; cat "$TMP/d.txt" "$TMP/d.err"; return 1; }
-        grep -q "fcoe-utils.service: error: \[ordering-cycle\] .*($NOTE)\$" "$TMP/d.txt" &&
-                grep -q "lldpad.service: error: \[ordering-cycle\] .*($NOTE)\$" "$TMP/d.txt" &&
+        grep -q "fcoe-utils.service:[0-9]*: error: \[ordering-cycle\] .*($NOTE)\$" "$TMP/d.txt" &&
+                grep -q "lldpad.service:[0-9]*: error: \[ordering-cycle\] .*($NOTE)\$" "$TMP/d.txt" &&
                 grep -q "network.target is in the boot transaction through networking.service (ifupdown 0.8.41)" \
                         "$TMP/d.txt" &&
                 grep -q "multi-user.target Wants=networking.service (link profile-debian-bookworm.xml:" \
@@ -91,7 +91,7 @@ real_packages() {
                 { cat "$TMP/f.err"; return 1; }
         # shellcheck disable=SC2086 # one path a line, no blanks
         (cd "$TMP" && lint -q --target=debian-bookworm $debs) > "$TMP/p.txt"
-        [ $? = 1 ] && grep -q "fcoe-utils_.*\.deb:lib/systemd/system/fcoe-utils.service: error: \[ordering-cycle\].*($NOTE)" \
+        [ $? = 1 ] && grep -q "fcoe-utils_.*\.deb:lib/systemd/system/fcoe-utils.service:[0-9]*: error: \[ordering-cycle\].*($NOTE)" \
                 "$TMP/p.txt" || { cat "$TMP/p.txt"; return 1; }
         # shellcheck disable=SC2086
         (cd "$TMP" && lint -q --target=debian-bookworm --profile=minimal $debs) > "$TMP/pm.txt" ||
@@ -110,7 +110,7 @@ cloud_firewalld() {
         local f=$FIXTURES/lint/profile-firewalld-noble-cloud/units
         lint --target=ubuntu-noble --profile=cloud "$f" > "$TMP/fw.txt" 2> /dev/null
         [ $? = 1 ] || return 1
-        grep -q "firewalld.service: error: \[ordering-cycle\] .*(with cloud-init's cloud-init.service and systemd's systemd-networkd-wait-online.service and systemd-networkd.service, as profile cloud of ubuntu-noble installs them)" "$TMP/fw.txt" ||
+        grep -q "firewalld.service:[0-9]*: error: \[ordering-cycle\] .*(with cloud-init's cloud-init.service and systemd's systemd-networkd-wait-online.service and systemd-networkd.service, as profile cloud of ubuntu-noble installs them)" "$TMP/fw.txt" ||
                 { cat "$TMP/fw.txt"; return 1; }
         lint -q --target=ubuntu-noble "$f" > /dev/null # the server profile has no cloud-init: no cycle
 }
@@ -125,7 +125,7 @@ rhel10_wait_online() {
                 'ExecStart=/usr/bin/true' '' '[Install]' 'WantedBy=sysinit.target' > "$TMP/rh/early-net.service"
         local rc=0
         lint --target=rhel-10 "$TMP/rh" > "$TMP/rh.txt" 2> "$TMP/rh.err" || rc=$?
-        [ $rc = 1 ] && grep -q "early-net.service: error: \[ordering-cycle\] .*NetworkManager-wait-online.service.*rhel-10" \
+        [ $rc = 1 ] && grep -q "early-net.service:[0-9]*: error: \[ordering-cycle\] .*NetworkManager-wait-online.service.*rhel-10" \
                 "$TMP/rh.txt" && grep -q "^rhel-10: profile server (default): NetworkManager 1.52.0, firewalld 2.3.1" \
                 "$TMP/rh.err" || { echo "exit $rc"; cat "$TMP/rh.txt" "$TMP/rh.err"; return 1; }
         lint -q --target=rhel-10 --profile=minimal "$TMP/rh" > "$TMP/rhm.txt" || { cat "$TMP/rhm.txt"; return 1; }
@@ -137,7 +137,7 @@ forky_default() {
         local t
         for t in debian-forky debian-sid; do
                 lint --target=$t "$U" > "$TMP/$t.txt" 2> /dev/null
-                [ $? = 1 ] && grep -q "fcoe-utils.service: error: \[ordering-cycle\] .*(with ifupdown's networking.service, as installed by default on $t)" \
+                [ $? = 1 ] && grep -q "fcoe-utils.service:[0-9]*: error: \[ordering-cycle\] .*(with ifupdown's networking.service, as installed by default on $t)" \
                         "$TMP/$t.txt" || { cat "$TMP/$t.txt"; return 1; }
                 lint -q --target=$t --profile=minimal "$U" > /dev/null || return 1
         done

@@ -16,7 +16,7 @@ victims() {
         local out=$1; shift
         rc=0; "$BOOTRACE" lint -q --format=json "$@" "$unit" > "$out" || rc=$?
         [ $rc = 1 ] || { echo "lint exit status $rc, expected 1 (findings)"; return 1; }
-        jq -r '.findings[] | select(.check == "ordering-cycle") | .evidence as $e
+        jq -r '.findings[] | select(.check == "ordering-cycle" or .check == "sandbox-ordered-too-early") | .evidence as $e
                | ($e | index(map(select(startswith("jobs systemd may delete")))[0])) as $i
                | $e[($i + 1):][] | select(startswith("  ")) | ltrimstr("  ") | split(":")[0]' "$out" | sort -u
 }

@@ -2,6 +2,99 @@
 #include "lint/check-common.h"
 #include "lint/exec-writes.h"
 
+bool check_edge_of_sandbox(const LintContext *c, uint32_t edge) {
+        const Graph *g = model_graph(c->model);
+        const Origin *o = graph_origin(g, graph_edge(g, edge)->origin);
+
+        if (o->kind == ORIGIN_RULE)
+                return o->class && streq(o->class, "exec");
+        if (o->kind != ORIGIN_MOUNTS_FOR || !o->rule)
+                return false; /* a RequiresMountsFor= of the file */
+        for (size_t i = 0; i < rules_dep_count(c->rules); i++) {
+                const DepRule *d = rules_dep_get(c->rules, i);
+                if (streq(d->id, o->rule))
+                        return d->class && streq(d->class, "exec");
+        }
+        return false;
+}
+
+bool check_cycle_of_sandbox(const LintContext *c, const ModelUnit *u, const Cycle *cy) {
+        const Graph *g = model_graph(c->model);
+
+        for (size_t i = 0; i < cy->n; i++) {
+                const GraphEdge *e = graph_edge(g, cy->edges[i]);
+                if (e->type == DEP_AFTER && e->from == u->node && !graph_origin(g, e->origin)->base &&
+                    check_edge_of_sandbox(c, cy->edges[i]))
+                        return true;
+        }
+        return false;
+}
+
+char *check_cycle_breaking(const LintContext *c, size_t n, const uint8_t *victim, size_t n_victims, bool unfixable) {
+        const Graph *g = model_graph(c->model);
+        const char *them = n == 1 ? "it" : "them";
+        char *r = NULL;
+
+        if (n_victims == 0)
+                (void) asprintf_safe(&r, "systemd cannot break %s: every job of %s matters to %s, the transaction "
+                                     "fails", them, them, c->transaction_anchor);
+        else if (n_victims == 1) {
+                const char *name = NULL;
+                for (uint32_t node = 0; !name && node < graph_node_count(g); node++)
+                        if (victim[node])
+                                name = graph_node_name(g, node);
+                (void) asprintf_safe(&r, "systemd breaks %s by deleting the job of %s, the only one it may delete%s",
+                                     them, strna(name),
+                                     unfixable ? " (one cycle has none it may delete: the transaction fails)" : "");
+        } else
+                (void) asprintf_safe(&r, "systemd breaks %s by deleting one of %zu jobs, a different one from boot "
+                                     "to boot%s", them, n_victims,
+                                     unfixable ? " (one cycle has none it may delete: the transaction fails)" : "");
+        return r;
+}
+
+int check_evidence_cycles(const LintContext *c, Finding *f, const Cycle * const *cycles, size_t n, size_t max,
+                          const uint8_t *victim) {
+        const Graph *g = model_graph(c->model);
+        size_t k = 0, max_len = 0;
+        bool any = false;
+        int r;
+
+        for (size_t i = 0; i < n; i++)
+                max_len = MAX(max_len, cycles[i]->n);
+        /* the shortest cycles say the most; list a few, count the rest (the victims come from all of them) */
+        for (size_t len = 1; k < max && len <= max_len; len++)
+                for (size_t i = 0; i < n && k < max; i++) {
+                        const Cycle *cy = cycles[i];
+                        if (cy->n != len)
+                                continue;
+                        if (finding_add_evidence(f, "cycle %zu (%zu jobs; each line is ordered after the next):", ++k,
+                                                 cy->n) < 0)
+                                return -ENOMEM;
+                        r = lint_evidence_chain(c, f, "  ", cy->edges, cy->n);
+                        if (r < 0)
+                                return r;
+                }
+        if (n > k && finding_add_evidence(f, "(%zu longer cycle%s through the same jobs not listed)", n - k,
+                                          n - k == 1 ? "" : "s") < 0)
+                return -ENOMEM;
+        for (uint32_t node = 0; node < graph_node_count(g); node++) {
+                const char *name;
+                if (!victim[node])
+                        continue;
+                if (!any && finding_add_evidence(f, "jobs systemd may delete (they do not matter to %s):",
+                                                 c->transaction_anchor) < 0)
+                        return -ENOMEM;
+                any = true;
+                name = graph_node_name(g, node);
+                if (finding_add_evidence(f, "  %s: %s", name, lint_job_loss(c, name)) < 0)
+                        return -ENOMEM;
+        }
+        if (c->cycles_truncated && finding_add_evidence(f, "(more cycles exist than were listed)") < 0)
+                return -ENOMEM;
+        return 0;
+}
+
 bool path_startswith_dir(const char *path, const char *dir) {
         const char *t = startswith(path, dir);
         return t && (*t == 0 || *t == '/');

@@ -147,6 +147,62 @@ static void arcs_done(Arcs *a) {
         free(a->edge);
 }
 
+/* Which of two edges ordering the same pair of jobs a cycle shows: a line of a unit file (a package's before
+ * the base model's), then a rule applied to a unit file, then the rest. Lower is better. */
+static unsigned arc_rank(const Graph *g, uint32_t edge) {
+        const Origin *o = graph_origin(g, graph_edge(g, edge)->origin);
+        unsigned r;
+
+        switch (o->kind) {
+        case ORIGIN_FILE:
+        case ORIGIN_DROPIN:
+                r = 0;
+                break;
+        case ORIGIN_RULE:
+        case ORIGIN_MOUNTS_FOR:
+                r = o->class && streq(o->class, "default") ? 2 : 1;
+                break;
+        default:
+                r = 3;
+                break;
+        }
+        return r * 2 + o->base;
+}
+
+/* One arc per ordered pair of jobs: x After=y in x's file and y Before=x in y's (or a rule's copy of either) are
+ * one ordering to PID 1, and counting each would list the same cycle once per edge source. */
+static int arcs_dedup(const Transaction *t, Arcs *a) {
+        _cleanup_(freep) uint32_t *seen = NULL, *pos = NULL;
+        uint32_t out = 0;
+
+        seen = malloc(sizeof(uint32_t) * (t->n_nodes + 1));
+        pos = malloc(sizeof(uint32_t) * (t->n_nodes + 1));
+        if (!seen || !pos)
+                return -ENOMEM;
+        for (size_t i = 0; i < t->n_nodes; i++)
+                seen[i] = UINT32_MAX;
+        for (uint32_t x = 0; x < t->n_nodes; x++) {
+                uint32_t begin = a->start[x], end = a->start[x + 1];
+
+                a->start[x] = out;
+                for (uint32_t k = begin; k < end; k++) {
+                        uint32_t y = a->to[k], e = a->edge[k];
+
+                        if (seen[y] == x) {
+                                if (arc_rank(t->g, e) < arc_rank(t->g, a->edge[pos[y]]))
+                                        a->edge[pos[y]] = e;
+                                continue;
+                        }
+                        seen[y] = x;
+                        pos[y] = out;
+                        a->to[out] = y;
+                        a->edge[out++] = e;
+                }
+        }
+        a->start[t->n_nodes] = out;
+        return 0;
+}
+
 static int arcs_build(const Transaction *t, Arcs *a) {
         const Graph *g = t->g;
         size_t n_edges = graph_edge_count(g);
@@ -187,7 +243,7 @@ static int arcs_build(const Transaction *t, Arcs *a) {
                                 a->start[i + 1] += a->start[i];
         }
         free(count);
-        return 0;
+        return arcs_dedup(t, a);
 }
 
 /* Tarjan's strongly connected components, iteratively. comp[node] = component id, or UINT32_MAX without a job. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The boot transaction's ordering cycles: a tree with one cycle of two units beside a unit outside it, built
- * for its anchor; cycle_has() says which units each cycle goes through. */
+ * for its anchor (one of its orderings written twice, as After= and Before=, is still one cycle); cycle_has() says
+ * which units each cycle goes through. */
 #include "model/model.h"
 #include "model/transaction.h"
 #include "tap.h"
@@ -36,7 +37,8 @@ static void test_cycle_of_transaction(void) {
             add_unit(t, "top.target", "[Unit]\nDefaultDependencies=no\nWants=a.service b.service c.service\n") < 0 ||
             add_unit(t, "a.service", "[Unit]\nDefaultDependencies=no\nAfter=b.service\n[Service]\n"
                                      "ExecStart=/bin/true\n") < 0 ||
-            add_unit(t, "b.service", "[Unit]\nDefaultDependencies=no\nAfter=a.service\n[Service]\n"
+            /* Before=a.service orders a after b as a's After=b.service does: one arc, one cycle */
+            add_unit(t, "b.service", "[Unit]\nDefaultDependencies=no\nAfter=a.service\nBefore=a.service\n[Service]\n"
                                      "ExecStart=/bin/true\n") < 0 ||
             add_unit(t, "c.service", "[Unit]\nDefaultDependencies=no\nAfter=a.service\n[Service]\n"
                                      "ExecStart=/bin/true\n") < 0 ||
