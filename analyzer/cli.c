@@ -299,7 +299,7 @@ int cli_load_rules(Rules **ret, DiagList *diags) {
         if (loaded_rules && !streq(loaded_dir, rules_default_dir()))
                 cli_release_rules(); /* BOOTRACE_RULES_DIR changed (a test does that) */
         if (!loaded_rules) {
-                r = rules_load(NULL, &loaded_rules, &loaded_diags);
+                r = rules_load_on_demand(NULL, &loaded_rules, &loaded_diags);
                 if (r < 0) {
                         for (size_t i = 0; i < loaded_diags.n; i++)
                                 (void) diag_add(diags, loaded_diags.items[i].level, loaded_diags.items[i].file,

@@ -136,8 +136,11 @@ int model_new(const ModelOptions *opts, const Rules *rules, Model **ret, DiagLis
                        &m->loader, diags);
         if (r < 0)
                 return r;
-        if (!opts->no_base)
-                m->base = rules_base_model(rules, opts->systemd);
+        if (!opts->no_base) {
+                r = rules_base_model_load(rules, opts->systemd, &m->base, diags);
+                if (r < 0)
+                        return r;
+        }
         *ret = TAKE_PTR(m);
         return 0;
 }

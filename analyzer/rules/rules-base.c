@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* rules/base-NNN.xml: the base model of one systemd version. */
+#include <limits.h>
+
 #include "basic/xml-util.h"
 #include "rules/rules-internal.h"
 
@@ -187,20 +189,43 @@ const BaseModel *rules_base_model(const Rules *r, unsigned v) {
         return best ?: oldest;
 }
 
+/* The version of the base model for v among those read and those pending: the newest not newer than v, else
+ * the oldest; 0 when there are none. */
+static unsigned base_version_for(const Rules *r, unsigned v) {
+        unsigned best = 0, oldest = 0;
+
+        for (size_t i = 0; r && i < r->n_bases + r->n_pending_bases; i++) {
+                unsigned w = i < r->n_bases ? r->bases[i]->version : r->pending_bases[i - r->n_bases].version;
+                if (w <= v && w > best)
+                        best = w;
+                if (oldest == 0 || w < oldest)
+                        oldest = w;
+        }
+        return best ?: oldest;
+}
+
+int rules_base_model_load(const Rules *r, unsigned v, const BaseModel **ret, DiagList *diags) {
+        unsigned w = base_version_for(r, v);
+
+        *ret = NULL;
+        for (size_t i = 0; r && w > 0 && i < r->n_pending_bases; i++)
+                if (r->pending_bases[i].version == w) {
+                        /* reading a file the rules already point at: a cache fill, not a change of meaning */
+                        int q = rules_load_pending_base((Rules *) r, i, diags);
+                        if (q < 0)
+                                return q;
+                        break;
+                }
+        *ret = rules_base_model(r, v);
+        return 0;
+}
+
 unsigned rules_oldest_modelled(const Rules *r) {
-        unsigned v = 0;
-        for (size_t i = 0; r && i < r->n_bases; i++)
-                if (v == 0 || r->bases[i]->version < v)
-                        v = r->bases[i]->version;
-        return v;
+        return base_version_for(r, 0);
 }
 
 unsigned rules_newest_modelled(const Rules *r) {
-        unsigned v = 0;
-        for (size_t i = 0; r && i < r->n_bases; i++)
-                if (r->bases[i]->version > v)
-                        v = r->bases[i]->version;
-        return v;
+        return base_version_for(r, UINT_MAX);
 }
 
 int rules_model_range(const Rules *r, unsigned *ret_oldest, unsigned *ret_newest) {

@@ -64,6 +64,11 @@ typedef struct CheckEntry {
         unsigned line;
 } CheckEntry;
 
+typedef struct PendingBase {
+        char *path;       /* rules/base-NNN.xml */
+        unsigned version; /* NNN */
+} PendingBase;
+
 struct Rules {
         unsigned n_ref;
         char *dir;
@@ -97,6 +102,9 @@ struct Rules {
         /* base-NNN.xml */
         struct BaseModel **bases;
         size_t n_bases;
+        /* rules_load_on_demand(): the base models not read yet, by the version their file name gives */
+        PendingBase *pending_bases;
+        size_t n_pending_bases;
 
         /* profile-TARGET.xml */
         struct Profile **profiles;
@@ -166,6 +174,9 @@ int rules_parse_dep_cond(const RulesFile *f, xmlNode *n, DepCond *c, DiagList *d
 void rules_dep_cond_done(DepCond *c);
 
 int rules_parse_base(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
+/* Reads the pending base model r->pending_bases[i] now (it leaves the pending list). Returns 0, or <0 with the
+ * diagnostics in diags. */
+int rules_load_pending_base(Rules *r, size_t i, DiagList *diags);
 void rules_base_done(Rules *r);
 /* Shared with the profiles: BaseUnit by name, BaseLink by unit then line, and the links of unit in a sorted array. */
 /* Frees what a BaseUnit / the BaseLinks of an array own (a profile's package and version too). */

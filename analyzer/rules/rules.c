@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include <assert.h>
 #include <limits.h>
 #include <dirent.h>
 #include <fnmatch.h>
@@ -209,6 +210,9 @@ Rules *rules_free(Rules *r) {
                         rules_file_kinds[i].done(r);
         for (size_t i = 0; i < r->n_files; i++)
                 free(r->files[i].path);
+        for (size_t i = 0; i < r->n_pending_bases; i++)
+                free(r->pending_bases[i].path);
+        free(r->pending_bases);
         free(r->files);
         free(r->dir);
         return mfree(r);
@@ -292,7 +296,61 @@ static void keep_error(int *first, int q) {
                 *first = q;
 }
 
+/* A base model file name base-NNN.xml: NNN, else 0. */
+static unsigned base_file_version(const char *name) {
+        unsigned v = 0;
+        int n = 0;
+
+        if (sscanf(name, "base-%u.xml%n", &v, &n) < 1 || n <= 0 || (size_t) n != strlen(name) ||
+            !startswith(name, "base-") || !(name[5] >= '1' && name[5] <= '9'))
+                return 0;
+        return v;
+}
+
+int rules_load_pending_base(Rules *r, size_t i, DiagList *diags) {
+        _cleanup_(xmlRelaxNGFreep) xmlRelaxNG *schema = NULL;
+        _cleanup_(freep) char *schema_path = NULL, *path = NULL;
+        const RulesFileKind *k = NULL;
+        PendingBase pb;
+        size_t before = r->n_bases;
+        int q;
+
+        assert(i < r->n_pending_bases);
+        pb = r->pending_bases[i];
+        path = pb.path;
+        memmove(r->pending_bases + i, r->pending_bases + i + 1, (r->n_pending_bases - i - 1) * sizeof(PendingBase));
+        r->n_pending_bases--;
+
+        for (size_t j = 0; j < ELEMENTSOF(rules_file_kinds); j++)
+                if (rules_file_kinds[j].parse == rules_parse_base)
+                        k = &rules_file_kinds[j];
+        assert(k);
+        schema_path = strjoin(r->dir, "/schema/", k->schema);
+        if (!schema_path)
+                return -ENOMEM;
+        q = xml_schema_load(schema_path, &schema, diags);
+        if (q < 0 && q != -EBADMSG && q != -ENOMEM)
+                q = diag_add(diags, DIAG_ERROR, schema_path, 0, "cannot read schema: %s", strerror(-q)) ?: q;
+        if (q < 0)
+                return q;
+        q = load_file(r, k, schema, path, diags);
+        if (q < 0)
+                return q;
+        if (r->n_bases != before + 1 || base_model_version(r->bases[before]) != pb.version)
+                return diag_add(diags, DIAG_ERROR, path, 0, "the file name says systemd %u, the file does not",
+                                pb.version) ?: -EBADMSG;
+        return 0;
+}
+
 int rules_load(const char *dir, Rules **ret, DiagList *diags) {
+        return rules_load_flags(dir, 0, ret, diags);
+}
+
+int rules_load_on_demand(const char *dir, Rules **ret, DiagList *diags) {
+        return rules_load_flags(dir, RULES_BASES_ON_DEMAND, ret, diags);
+}
+
+int rules_load_flags(const char *dir, RulesLoadFlags flags, Rules **ret, DiagList *diags) {
         _cleanup_(rules_freep) Rules *r = NULL;
         _cleanup_(strv_freep) char **names = NULL;
         int q, error = 0;
@@ -326,6 +384,21 @@ int rules_load(const char *dir, Rules **ret, DiagList *diags) {
                         if (!kind_matches(k, *n))
                                 continue;
                         found = true;
+                        if ((flags & RULES_BASES_ON_DEMAND) && k->parse == rules_parse_base &&
+                            base_file_version(*n) > 0) {
+                                PendingBase *np = realloc(r->pending_bases,
+                                                          sizeof(PendingBase) * (r->n_pending_bases + 1));
+                                if (!np)
+                                        return -ENOMEM;
+                                r->pending_bases = np;
+                                np[r->n_pending_bases] = (PendingBase) {
+                                        .path = strjoin(dir, "/", *n),
+                                        .version = base_file_version(*n),
+                                };
+                                if (!np[r->n_pending_bases++].path)
+                                        return -ENOMEM;
+                                continue;
+                        }
                         if (!schema) {
                                 schema_path = strjoin(dir, "/schema/", k->schema);
                                 if (!schema_path)

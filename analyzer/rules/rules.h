@@ -17,6 +17,15 @@ const char *rules_default_dir(void);
 /* Loads every rules file from dir (NULL: rules_default_dir()). Returns 0, or -EBADMSG/-ENOENT/... with a
  * DIAG_ERROR naming file:line. Each file is validated against its RelaxNG schema in dir/schema/ first. */
 int rules_load(const char *dir, Rules **ret, DiagList *diags);
+/* As rules_load(), but a base model (base-NNN.xml) is read, validated and checked only when a model first asks
+ * for it (rules_base_model_load()): a run needs one or two of them, and reading them all is most of a short
+ * run's cost. The cross-file checks of base models then see only those read; the test suite loads the shipped
+ * rules in full. */
+typedef enum RulesLoadFlags {
+        RULES_BASES_ON_DEMAND = 1 << 0,
+} RulesLoadFlags;
+int rules_load_on_demand(const char *dir, Rules **ret, DiagList *diags);
+int rules_load_flags(const char *dir, RulesLoadFlags flags, Rules **ret, DiagList *diags);
 /* The loaded rules are read-only: they may be shared. rules_ref() adds a holder, rules_free() drops one and frees
  * the rules with the last (returns NULL). */
 Rules *rules_ref(Rules *r);
@@ -296,6 +305,9 @@ typedef struct BaseModel BaseModel;
 
 /* The base model for systemd v: the newest one not newer than v, else the oldest. NULL when there are none. */
 const BaseModel *rules_base_model(const Rules *r, unsigned v);
+/* The same, reading the model first when it was left for later (rules_load_on_demand()); the rules stay
+ * logically unchanged. Returns 0 (*ret NULL when there are no base models) or <0 with diagnostics. */
+int rules_base_model_load(const Rules *r, unsigned v, const BaseModel **ret, DiagList *diags);
 /* The modelled range at once (rules_oldest_modelled(), rules_newest_modelled()). Returns 0, or -ENOENT when the
  * rules have no base model. */
 int rules_model_range(const Rules *r, unsigned *ret_oldest, unsigned *ret_newest);

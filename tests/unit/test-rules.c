@@ -492,6 +492,71 @@ static void test_keys(const Rules *r) {
         }
 }
 
+/* rules_load_on_demand(): the same range and the same base models as a full load, read only when asked for; a
+ * broken base model of another version does not stop a run, and is an error for the run that needs it. */
+static void test_on_demand(const Rules *eager) {
+        static const unsigned versions[] = { 219, 229, 252, 262 };
+        _cleanup_(rules_freep) Rules *lazy = NULL, *broken = NULL;
+        _cleanup_(strv_freep) char **lazy_files = NULL, **eager_files = NULL;
+        _cleanup_(freep) char *copy = NULL, *cmd = NULL, *bad = NULL;
+        DiagList diags = {};
+        unsigned lo = 0, hi = 0, elo = 0, ehi = 0;
+        const BaseModel *b = NULL;
+        bool found = false;
+        int k;
+
+        k = rules_load_on_demand(NULL, &lazy, &diags);
+        tap_ok(k == 0 && diags.n == 0, "on demand: the shipped rules load without diagnostics");
+        diag_list_done(&diags);
+        if (k < 0)
+                return;
+        (void) rules_model_range(lazy, &lo, &hi);
+        (void) rules_model_range(eager, &elo, &ehi);
+        tap_ok(lo == elo && hi == ehi, "on demand: the modelled range %u-%u is the full load's %u-%u", lo, hi, elo, ehi);
+        lazy_files = rules_file_paths(lazy);
+        eager_files = rules_file_paths(eager);
+        tap_ok(strv_length(lazy_files) < strv_length(eager_files), "on demand: no base model read before one is asked for");
+        for (size_t i = 0; i < ELEMENTSOF(versions); i++) {
+                const BaseModel *e = rules_base_model(eager, versions[i]);
+                k = rules_base_model_load(lazy, versions[i], &b, &diags);
+                tap_ok(k == 0 && b && e && base_model_version(b) == base_model_version(e) &&
+                               base_model_unit_count(b) == base_model_unit_count(e),
+                       "on demand: systemd %u gets the base model the full load gives it (%u, %zu units)", versions[i],
+                       e ? base_model_version(e) : 0, e ? base_model_unit_count(e) : 0);
+                diag_list_done(&diags);
+        }
+        k = rules_base_model_load(lazy, 252, &b, &diags);
+        tap_ok(k == 0 && b == rules_base_model(lazy, 252), "on demand: asked again, the same model (read once)");
+
+        /* a copy of the rules whose base-219.xml is junk */
+        if (asprintf_safe(&copy, "%s/on-demand", tmpdir) < 0 ||
+            asprintf_safe(&cmd, "cp -R '%s' '%s' && printf 'junk' > '%s/base-219.xml'", rules_default_dir(), copy,
+                          copy) < 0 ||
+            system(cmd) != 0 || !(bad = strjoin(copy, "/base-219.xml"))) {
+                tap_ok(false, "on demand: setting up %s", strna(copy));
+                return;
+        }
+        k = rules_load_on_demand(copy, &broken, &diags);
+        tap_ok(k == 0, "on demand: a broken base model of another version does not stop the load");
+        diag_list_done(&diags);
+        if (k < 0)
+                return;
+        k = rules_base_model_load(broken, 252, &b, &diags);
+        tap_ok(k == 0 && b && base_model_version(b) == 252, "on demand: systemd 252 is judged with base-252.xml");
+        diag_list_done(&diags);
+        k = rules_base_model_load(broken, 219, &b, &diags);
+        for (size_t i = 0; i < diags.n; i++)
+                found = found || (diags.items[i].level == DIAG_ERROR && streq_ptr(diags.items[i].file, bad));
+        tap_ok(k < 0 && found, "on demand: asking for systemd 219 is an error naming base-219.xml");
+        diag_list_done(&diags);
+        {
+                _cleanup_(rules_freep) Rules *full = NULL;
+                k = rules_load(copy, &full, &diags);
+                tap_ok(k < 0, "a full load of the same rules fails");
+                diag_list_done(&diags);
+        }
+}
+
 int main(void) {
         _cleanup_(rules_freep) Rules *r = NULL;
         _cleanup_(strv_freep) char **files = NULL;
@@ -532,6 +597,7 @@ int main(void) {
                 return tap_done();
         }
         test_broken();
+        test_on_demand(r);
         test_profiles_broken();
         test_broken_messages();
         {
