@@ -136,6 +136,7 @@ int rules_parse_dependencies(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList
 void rules_dependencies_done(Rules *r);
 
 int rules_parse_base(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
+int rules_base_finish(Rules *r, DiagList *diags);
 void rules_base_done(Rules *r);
 
 /* Shared by the parse functions: a version attribute ("257"); absent is 0 when optional. Reports a DIAG_ERROR
