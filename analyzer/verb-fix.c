@@ -521,6 +521,7 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                         .extra_dirs = units.extra,
                         .version = targets[t].version,
                         .distro = targets[t].distro,
+                        .target = targets[t].name,
                         .generator_dir = targets[t].generator_dir,
                         .anchor = transaction,
                         .anchor_given = !!transaction,

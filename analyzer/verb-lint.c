@@ -310,7 +310,7 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
         }
 
         LintRunOptions ro = {
-                .root = root, .extra_dirs = extra, .version = version, .distro = distro,
+                .root = root, .extra_dirs = extra, .version = version, .distro = distro, .target = target_name,
                 .package_root = pkgs.root, .package_dirs = package_dirs, .tmpfiles = &tmpfiles,
                 .generator_dir = generated, .anchor = anchor, .anchor_given = !!anchor, .names = names,
                 .suppressions = supp.path ? &supp : NULL,

@@ -230,6 +230,7 @@ static int details_of(const FixResult *r, FindingFix **ret) {
 
 int fix_attach(const LintRunOptions *o, const Rules *rules, LintRun *run, DiagList *diags) {
         FixTarget target = { .version = o->version,
+                             .name = (char *) o->target,
                              .distro = (char *) o->distro,
                              .generator_dir = (char *) o->generator_dir };
         LintRun *baselines[] = { run };

@@ -159,6 +159,7 @@ static int judge_one(Search *s, FixCandidate *c, size_t t, const Removable ***wo
                 .extra_dirs = extra,
                 .version = tg->version,
                 .distro = tg->distro,
+                .target = tg->name,
                 .generator_dir = tg->generator_dir,
                 .anchor = req->anchor,
                 .names = req->names,

@@ -137,6 +137,8 @@ int model_new(const ModelOptions *opts, const Rules *rules, Model **ret, DiagLis
                 return r;
         if (!opts->no_base)
                 m->base = rules_base_model(rules, opts->systemd);
+        if (m->base)
+                m->base_target = base_model_target(m->base, opts->target);
         *ret = TAKE_PTR(m);
         return 0;
 }
@@ -254,14 +256,23 @@ static int base_unit_new(Model *m, const BaseUnit *bu, Unit *loaded, Unit **ret)
         u->links = TAKE_PTR(loaded->links);
         u->n_links = loaded->n_links;
         loaded->n_links = 0;
-        n_links = base_model_links(m->base, bu->name, &links);
-        if (n_links > 0) {
+        /* systemd's static links, then what the release adds, less the static links it removes (a root has its
+         * own enablement) and those to units it leaves out */
+        const BaseTarget *enabling = m->opts.root ? NULL : m->base_target;
+        for (int from_target = 0; from_target < 2; from_target++) {
+                n_links = from_target ? base_target_links(enabling, bu->name, &links)
+                                      : base_model_links(m->base, bu->name, &links);
+                if (n_links == 0)
+                        continue;
                 DirLink *nl = realloc(u->links, sizeof(DirLink) * (u->n_links + n_links));
                 if (!nl)
                         return -ENOMEM;
                 u->links = nl;
                 for (size_t i = 0; i < n_links; i++) {
                         _cleanup_(freep) char *path = NULL;
+                        if (!from_target && (base_target_unlinks(enabling, &links[i], bu->name) ||
+                                             base_target_omits(m->base_target, links[i].name)))
+                                continue;
                         if (asprintf_safe(&path, "%s:%u", path_basename(bu->file), links[i].line) < 0)
                                 return -ENOMEM;
                         u->links[u->n_links++] = (DirLink) {
@@ -335,12 +346,15 @@ static int load_absent(Model *m, const char *name, PrefetchEntry *hint, ModelUni
                 return r;
         /* no file in the tree (slices, mounts and devices count as loaded without one): the base model's */
         if (m->base && !u->fragment_path && IN_SET_LOAD(u->load_state)) {
-                const char *alias = base_model_alias(m->base, name);
+                const char *alias = base_model_alias(m->base, name) ?: base_target_alias(m->base_target, name);
                 const BaseUnit *bu = base_model_unit(m->base, alias ?: name);
                 _cleanup_(freep) char *template = NULL;
 
                 if (!bu && unit_name_is_valid(name, UNIT_NAME_INSTANCE) && unit_name_template(name, &template) >= 0)
                         bu = base_model_unit(m->base, template);
+                /* a unit the release's build keeps out of the unit path is not there */
+                if (bu && base_target_omits(m->base_target, bu->name))
+                        bu = NULL;
                 if (bu) {
                         Unit *b = NULL;
                         if (alias) {
