@@ -236,6 +236,50 @@ int cli_feature_set(Rules **rules, unsigned version, FeatureSet *ret) {
         return r;
 }
 
+int cli_resolve_profile(const Rules *rules, const char *target, bool root, const char *name, const Profile **ret) {
+        _cleanup_(strv_freep) char **names = NULL;
+
+        *ret = NULL;
+        if (!name)
+                /* the default: the target's server profile; a root is judged as it is */
+                *ret = root ? NULL : rules_profile(rules, target, NULL);
+        else if (root && !streq(name, PROFILE_MINIMAL)) {
+                log_error("--profile=%s: a --root is judged as it is, with its own units; give --target without "
+                          "--root to judge with a profile", name);
+                return -EINVAL;
+        } else if (!target && !streq(name, PROFILE_MINIMAL)) {
+                log_error("--profile=%s needs --target: profiles belong to a release", name);
+                return -EINVAL;
+        } else if (!streq(name, PROFILE_MINIMAL) && !(*ret = rules_profile(rules, target, name))) {
+                _cleanup_(freep) char *list = NULL;
+                names = rules_profile_names(rules, target);
+                STRV_FOREACH(n, names) {
+                        char *t = strjoin(strempty(list), list ? " " : "", *n);
+                        if (!t)
+                                return -ENOMEM;
+                        free(list);
+                        list = t;
+                }
+                log_error("%s has no profile %s; its profiles: %s", target, name, strna(list));
+                return -ENOENT;
+        }
+        return 0;
+}
+
+void cli_say_profile(const Profile *p, const char *target, bool quiet) {
+        if (quiet || !target)
+                return;
+        if (!p) {
+                fprintf(stderr, "%s: profile minimal: systemd's units only\n", target);
+                return;
+        }
+        fprintf(stderr, "%s: profile %s%s:", target, profile_name(p), profile_is_default(p) ? " (default)" : "");
+        for (size_t i = 0; i < profile_package_count(p); i++)
+                fprintf(stderr, "%s %s %s", i == 0 ? "" : ",", profile_package_get(p, i)->name,
+                        profile_package_get(p, i)->version);
+        fprintf(stderr, "%s\n", profile_is_default(p) ? "; --profile=minimal for systemd's units only" : "");
+}
+
 static const char *version_source_what(VersionSource s) {
         switch (s) {
         case VERSION_FROM_OPTION:

@@ -62,6 +62,16 @@ int cli_open_root(const Context *ctx, Root **ret);
  * diags and an error. */
 int cli_load_rules(Rules **ret, DiagList *diags);
 
+typedef struct Profile Profile;
+
+/* The profile of --profile=NAME (lint, fix) for target (a canonical target name, or NULL): NULL for "minimal",
+ * for a root (judged as it is) and for a target without profiles; without name the target's default. Returns 0,
+ * or -EINVAL/-ENOENT/-ENOMEM after printing an error (a name with a root or without a target, an unknown name
+ * with the target's names). */
+int cli_resolve_profile(const Rules *rules, const char *target, bool root, const char *name, const Profile **ret);
+/* Says on stderr which profile target is judged with (nothing when quiet or without a target). */
+void cli_say_profile(const Profile *p, const char *target, bool quiet);
+
 /* Long option ids for verbs start here so they never clash with the global ones. */
 #define ARG_VERB_BASE 0x200
 

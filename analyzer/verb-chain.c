@@ -152,6 +152,9 @@ static void print_json(const StatsSample *s, const Chain *c, FILE *f) {
 
 int verb_chain(int argc, char *argv[], Context *ctx) {
         static const OutputFormat formats[] = { FORMAT_TEXT, FORMAT_JSON, _FORMAT_INVALID };
+        _cleanup_(rules_freep) Rules *rules = NULL;
+        _cleanup_(journal_decoder_freep) JournalDecoder *decoder = NULL;
+        _cleanup_(diag_list_done) DiagList rules_diags = {};
         _cleanup_(stats_sample_done) StatsSample s = {};
         _cleanup_(chain_done) Chain c = {};
         _cleanup_(freep) char *unit = NULL, *what = NULL;
@@ -194,6 +197,14 @@ int verb_chain(int argc, char *argv[], Context *ctx) {
         what = journal_source_spec_describe(&a.spec);
 
         /* the manager's records suffice: they carry every unit's start and activation */
+        if (cli_load_rules(&rules, &rules_diags) < 0)
+                goto finish;
+        r = journal_decoder_new(rules, &decoder);
+        if (r < 0) {
+                log_error("chain: cannot use the message rules in %s: %s", rules_default_dir(), strerror(-r));
+                goto finish;
+        }
+        o.decoder = decoder;
         r = stats_sample_load(&s, "chain", &a.spec, &o, NULL, NULL);
         diag_list_print(&s.diags, stderr, DIAG_NOTICE);
         if (r == -ENXIO) {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* bootrace __complete WHAT: the hidden helper of the shell completion (shell-completion/bash/bootrace). It
  * prints one candidate per line, taken from where the program itself takes them, so the completion never goes
- * stale: verbs from the verb table, options from the getopt table the verb parses with, targets and check ids
- * from the rules, unit names from the search path under --root. Not in --help; its output is for scripts. */
+ * stale: verbs from the verb table, options from the getopt table the verb parses with, targets, profiles and
+ * check ids from the rules, unit names from the search path under --root. Not in --help; its output is for
+ * scripts. */
 
 #include "load/search-path.h"
 #include "load/version.h"
@@ -20,6 +21,8 @@ static const char complete_help[] =
         "  targets            the target names (rules/targets.xml)\n"
         "  versions           the systemd versions of the targets\n"
         "  checks             the check ids (rules/checks.xml)\n"
+        "  profiles           the profiles of --target (rules/profile-TARGET.xml; without --target, those of\n"
+        "                     every target), minimal first\n"
         "  formats            the output formats\n"
         "  severities         the levels of --fail-on\n"
         "  units              the unit names in the unit search path under --root\n";
@@ -116,11 +119,12 @@ typedef enum RulesRequest {
         REQUEST_TARGETS,
         REQUEST_VERSIONS,
         REQUEST_CHECKS,
+        REQUEST_PROFILES,
 } RulesRequest;
 
 /* Target names, their systemd versions (sorted, once each) or check ids, from the rules as the program loads
  * them: what is offered is exactly what it accepts. */
-static int complete_rules(RulesRequest what) {
+static int complete_rules(RulesRequest what, const char *target) {
         _cleanup_(rules_freep) Rules *rules = NULL;
         _cleanup_(diag_list_done) DiagList diags = {};
         _cleanup_(strv_freep) char **names = NULL;
@@ -144,6 +148,27 @@ static int complete_rules(RulesRequest what) {
         if (what == REQUEST_TARGETS) {
                 STRV_FOREACH(t, names)
                         printf("%s\n", *t);
+                return 0;
+        }
+        if (what == REQUEST_PROFILES) {
+                _cleanup_(strv_freep) char **all = NULL;
+                const char *canonical = NULL;
+
+                if (target && rules_target_version(rules, target, NULL, &canonical) < 0)
+                        return 0; /* an unknown --target has no profiles to offer */
+                STRV_FOREACH(t, names) {
+                        _cleanup_(strv_freep) char **p = NULL;
+                        if (canonical && !streq(*t, canonical))
+                                continue;
+                        p = rules_profile_names(rules, *t);
+                        if (!p)
+                                return -ENOMEM;
+                        STRV_FOREACH(x, p)
+                                if (!strv_contains(all, *x) && strv_extend(&all, *x) < 0)
+                                        return -ENOMEM;
+                }
+                STRV_FOREACH(x, all)
+                        printf("%s\n", *x);
                 return 0;
         }
         v = calloc(strv_length(names) + 1, sizeof(unsigned));
@@ -230,11 +255,13 @@ int verb_complete(int argc, char *argv[], Context *ctx) {
         else if (streq(what, "arguments") && arg)
                 r = complete_arguments(arg);
         else if (streq(what, "targets"))
-                r = complete_rules(REQUEST_TARGETS);
+                r = complete_rules(REQUEST_TARGETS, NULL);
         else if (streq(what, "versions"))
-                r = complete_rules(REQUEST_VERSIONS);
+                r = complete_rules(REQUEST_VERSIONS, NULL);
         else if (streq(what, "checks"))
-                r = complete_rules(REQUEST_CHECKS);
+                r = complete_rules(REQUEST_CHECKS, NULL);
+        else if (streq(what, "profiles"))
+                r = complete_rules(REQUEST_PROFILES, ctx->target);
         else if (streq(what, "formats")) {
                 for (OutputFormat f = 0; f < _FORMAT_MAX; f++)
                         printf("%s\n", output_format_to_string(f));

@@ -15,13 +15,15 @@
 #include "verbs.h"
 
 static const char fix_help[] =
-        "Usage: bootrace fix [--root=DIR] [--target=NAME...|--systemd=N] [--drop-in] [--write]\n"
-        "                    [--format=text|json] [--transaction=UNIT] PATH|UNIT...\n\n"
+        "Usage: bootrace fix [--root=DIR] [--target=NAME...|--systemd=N] [--profile=NAME] [--drop-in]\n"
+        "                    [--write] [--format=text|json] [--transaction=UNIT] PATH|UNIT...\n\n"
         "Propose the minimal, precise repair of each unit's boot-ordering races: candidate repairs are\n"
         "applied to a copy of the unit and judged by linting again - the race closed for every target, no\n"
         "new ordering cycle in the boot transaction, the fewest other units delayed, the fewest lines, the\n"
         "most precise dependency. A PATH is a unit file or a directory of them; a UNIT is looked up in\n"
         "--root. --target may be given several times: the repair must hold for every release.\n\n"
+        "  --profile=NAME        what a default installation of each --target adds to the boot (default:\n"
+        "                        its server profile; minimal: systemd's units only; see bootrace lint)\n"
         "  --drop-in             a drop-in UNIT.d/bootrace-fix.conf instead of an edit of the file (vendor\n"
         "                        units; for a UNIT in --root it goes to /etc/systemd/system/UNIT.d/)\n"
         "  --write               write the repair (atomically) instead of printing a diff\n"
@@ -37,11 +39,13 @@ enum {
         ARG_DROP_IN = ARG_VERB_BASE,
         ARG_WRITE,
         ARG_TRANSACTION,
+        ARG_PROFILE,
 };
 
 typedef struct FixArgs {
         bool dropin, write;
         char *transaction;
+        char *profile;
 } FixArgs;
 
 static int fix_option(int c, const char *arg, void *userdata) {
@@ -56,6 +60,10 @@ static int fix_option(int c, const char *arg, void *userdata) {
                 return 0;
         case ARG_TRANSACTION:
                 return cli_set_unit_name("--transaction", arg, &a->transaction);
+        case ARG_PROFILE:
+                free(a->profile);
+                a->profile = strdup(arg);
+                return a->profile ? 0 : -ENOMEM;
         }
         return -EINVAL;
 }
@@ -147,8 +155,8 @@ static char *relative(const char *s) {
         return cwd ? path_text_relative(s, cwd) : strdup(s);
 }
 
-static int resolve_targets(const Context *ctx, const Root *root, const Rules *rules, FixTarget **ret,
-                           size_t *ret_n) {
+static int resolve_targets(const Context *ctx, const Root *root, const Rules *rules, const char *profile,
+                           FixTarget **ret, size_t *ret_n) {
         _cleanup_(freep) FixTarget *t = NULL;
         size_t n = 0;
 
@@ -189,14 +197,25 @@ static int resolve_targets(const Context *ctx, const Root *root, const Rules *ru
                 t[n] = (FixTarget) { .name = strdup(canonical),
                                     .version = vc.version,
                                     .distro = strndup_safe(canonical, strcspn(canonical, "-")) };
-                if (!t[n].name || !t[n++].distro)
+                if (!t[n].name || !t[n].distro)
                         return -ENOMEM;
+                r = cli_resolve_profile(rules, canonical, root, profile, &t[n].profile);
+                if (r < 0) {
+                        fix_target_done(&t[n]);
+                        return r;
+                }
+                if (!root && (t[n].profile || profile))
+                        cli_say_profile(t[n].profile, canonical, ctx->quiet);
+                n++;
         next:;
         }
         if (n == 0) {
                 _cleanup_(freep) char *nearest = NULL;
                 VersionChoice vc;
-                int r = context_resolve_version(ctx, root, &vc);
+                int r = cli_resolve_profile(rules, NULL, root, profile, &(const Profile *) { NULL });
+                if (r < 0)
+                        return r;
+                r = context_resolve_version(ctx, root, &vc);
                 if (r < 0)
                         return r;
                 if (vc.source == VERSION_FROM_DEFAULT && !ctx->quiet)
@@ -448,12 +467,14 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                 { "drop-in", no_argument, NULL, ARG_DROP_IN },
                 { "write", no_argument, NULL, ARG_WRITE },
                 { "transaction", required_argument, NULL, ARG_TRANSACTION },
+                { "profile", required_argument, NULL, ARG_PROFILE },
                 {},
         };
         _cleanup_(root_freep) Root *root = NULL;
         _cleanup_(rules_freep) Rules *rules = NULL;
         _cleanup_(diag_list_done) DiagList diags = {};
         _cleanup_(fix_units_done) FixUnits units = {};
+        _cleanup_(freep) char *profile = NULL;
         _cleanup_(freep) FixTarget *targets = NULL;
         _cleanup_(freep) LintRun **baselines = NULL;
         _cleanup_(freep) char *transaction = NULL;
@@ -465,6 +486,7 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
 
         r = cli_parse(argc, argv, ctx, options, NULL, fix_option, &args, fix_help, &first);
         transaction = args.transaction;
+        profile = args.profile;
         if (r != 0)
                 return r > 0 ? EXIT_CLEAN : EXIT_ERROR;
         if (cli_check_format(ctx, "fix", formats) < 0)
@@ -498,7 +520,7 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                 if (r < 0)
                         return EXIT_ERROR;
         }
-        r = resolve_targets(ctx, root, rules, &targets, &n_targets);
+        r = resolve_targets(ctx, root, rules, args.profile, &targets, &n_targets);
         if (r < 0)
                 goto finish;
         baselines = calloc(n_targets + 1, sizeof(LintRun *));
@@ -522,6 +544,7 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                         .version = targets[t].version,
                         .distro = targets[t].distro,
                         .target = targets[t].name,
+                        .profile = targets[t].profile,
                         .generator_dir = targets[t].generator_dir,
                         .anchor = transaction,
                         .anchor_given = !!transaction,
@@ -574,7 +597,7 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                 _cleanup_(freep) char *file = NULL, *diff = NULL, *dropin_path = NULL;
                 bool wrote = false;
 
-                if (!mu || !mu->unit->fragment_path || mu->base) {
+                if (!mu || !mu->unit->fragment_path || mu->base || mu->profile_package) {
                         log_error("%s: not a unit file of %s", u->display,
                                   u->in_root ? "the root" : "the path given");
                         failed = true;

@@ -16,14 +16,19 @@
 #include "verbs.h"
 
 static const char lint_help[] =
-        "Usage: bootrace lint [--root=DIR] [--target=NAME|--systemd=N] [--format=text|json|sarif|junit]\n"
-        "                     [--fail-on=error|warning|info] [--suppressions=FILE] [PATH...]\n\n"
+        "Usage: bootrace lint [--root=DIR] [--target=NAME|--systemd=N] [--profile=NAME]\n"
+        "                     [--format=text|json|sarif|junit] [--fail-on=error|warning|info]\n"
+        "                     [--suppressions=FILE] [PATH...]\n\n"
         "Check unit files for boot-ordering races judged for one systemd version. A PATH is a unit file, a\n"
         "directory laid out as a unit directory (e.g. debian/tmp/lib/systemd/system), a Debian package (.deb,\n"
         "read in memory) or an unpacked package tree (debian/tmp, debian/foo: their unit and tmpfiles.d\n"
         "directories); they are searched before the root (or the embedded model of the target version when\n"
         "there is no --root). Findings are reported for the units given (PACKAGE:PATH:LINE for packages);\n"
         "without PATH, for every unit of --root.\n\n"
+        "  --profile=NAME        what a default installation of the --target release adds to the boot\n"
+        "                        (default: its server profile: Debian's ifupdown, Ubuntu's netplan and\n"
+        "                        networkd, RHEL's NetworkManager and firewalld; cloud: and cloud-init;\n"
+        "                        desktop: NetworkManager; minimal: systemd's units only). Not with --root\n"
         "  --suppressions=FILE   lines \"UNIT: CHECK  # reason\" (UNIT may be *) to accept findings\n"
         "  --transaction=UNIT    the boot target whose transaction is checked for cycles (default.target)\n\n"
         "Exit status: 0 nothing at or above --fail-on (default warning), 1 findings, 2 usage or input error.\n"
@@ -32,16 +37,20 @@ static const char lint_help[] =
 enum {
         ARG_SUPPRESSIONS = ARG_VERB_BASE,
         ARG_TRANSACTION,
+        ARG_PROFILE,
 };
 
 typedef struct LintArgs {
         char *suppressions;
         char *transaction;
+        char *profile;
 } LintArgs;
 
 static int lint_option(int c, const char *arg, void *userdata) {
         LintArgs *a = userdata;
-        char **p = c == ARG_SUPPRESSIONS ? &a->suppressions : c == ARG_TRANSACTION ? &a->transaction : NULL;
+        char **p = c == ARG_SUPPRESSIONS ? &a->suppressions : c == ARG_TRANSACTION ? &a->transaction
+                   : c == ARG_PROFILE                                     ? &a->profile
+                                                                          : NULL;
 
         if (!p)
                 return -EINVAL;
@@ -226,6 +235,7 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
         static const struct option options[] = {
                 { "suppressions", required_argument, NULL, ARG_SUPPRESSIONS },
                 { "transaction", required_argument, NULL, ARG_TRANSACTION },
+                { "profile", required_argument, NULL, ARG_PROFILE },
                 {},
         };
         _cleanup_(root_freep) Root *root = NULL;
@@ -238,8 +248,9 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
         _cleanup_(package_set_done) PackageSet pkgs = {};
         _cleanup_(tmpfiles_list_done) TmpfilesList tmpfiles = {};
         _cleanup_(strv_freep) char **package_dirs = NULL;
-        _cleanup_(freep) char *distro = NULL, *anchor = NULL;
+        _cleanup_(freep) char *distro = NULL, *anchor = NULL, *profile_name = NULL;
         _cleanup_(freep) char *nearest = NULL;
+        const Profile *profile = NULL;
         LintArgs args = {};
         VersionChoice vc;
         const char *target_name = NULL;
@@ -249,6 +260,7 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
 
         r = cli_parse(argc, argv, ctx, options, NULL, lint_option, &args, lint_help, &first);
         anchor = args.transaction;
+        profile_name = args.profile;
         if (r != 0) {
                 free(args.suppressions);
                 return r > 0 ? EXIT_CLEAN : EXIT_ERROR;
@@ -290,6 +302,10 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
                             root ? " and no systemd found in the root" : "", version);
         if (cli_feature_set(&rules, version, &features) < 0)
                 return EXIT_ERROR;
+        if (cli_resolve_profile(rules, target_name, root, profile_name, &profile) < 0)
+                return EXIT_ERROR;
+        if (!root && (profile || profile_name))
+                cli_say_profile(profile, target_name, ctx->quiet);
 
         r = collect_args(argc, argv, first, &names, &extra, &pkgs);
         if (r < 0)
@@ -311,6 +327,7 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
 
         LintRunOptions ro = {
                 .root = root, .extra_dirs = extra, .version = version, .distro = distro, .target = target_name,
+                .profile = profile,
                 .package_root = pkgs.root, .package_dirs = package_dirs, .tmpfiles = &tmpfiles,
                 .generator_dir = generated, .anchor = anchor, .anchor_given = !!anchor, .names = names,
                 .suppressions = supp.path ? &supp : NULL,
@@ -338,6 +355,7 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
                 .tool_version = PACKAGE_VERSION, .systemd = version, .target = target_name, .rules = rules,
                 .units = run->linted, .color = ctx->color, .quiet = ctx->quiet,
                 .packages = &pkgs, .tmpfiles = &tmpfiles, .version_choice = &vc, .nearest_note = nearest,
+                .profile = profile,
         };
         switch (ctx->format) {
         case FORMAT_JSON:

@@ -290,6 +290,9 @@ int verb_stats(int argc, char *argv[], Context *ctx) {
         static const OutputFormat formats[] = { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN, FORMAT_JUNIT,
                                                 _FORMAT_INVALID };
         _cleanup_(stats_report_done) StatsReport rep = {};
+        _cleanup_(rules_freep) Rules *rules = NULL;
+        _cleanup_(journal_decoder_freep) JournalDecoder *decoder = NULL;
+        _cleanup_(diag_list_done) DiagList diags = {};
         StatsArgs a = { .o = { .not_run_is_failure = true, .alpha = 0.05 } };
         bool show_progress;
         int optind_, r, ret = EXIT_ERROR;
@@ -331,6 +334,16 @@ int verb_stats(int argc, char *argv[], Context *ctx) {
                                 log_error("out of memory");
                                 goto finish;
                         }
+
+        if (cli_load_rules(&rules, &diags) < 0)
+                goto finish;
+        r = journal_decoder_new(rules, &decoder);
+        if (r < 0) {
+                log_error("stats: cannot use the message rules in %s: %s", rules_default_dir(),
+                          r == -EBADMSG ? "an event name this bootrace does not know" : strerror(-r));
+                goto finish;
+        }
+        a.o.decoder = decoder;
 
         rep.options = &a.o;
         rep.has_baseline = journal_source_spec_is_set(&a.baseline);

@@ -27,7 +27,9 @@ _lab_container_leader() {
 # until its system bus is up and the boot has finished. Returns 1 when it does not come up.
 lab_container_boot() {
         BOOT_SUITE=$1
-        "$LAB/lab-boot.sh" -t 300 -j "$TMP/journal-$1" "$1" 1 -- lab.stay > "$TMP/boot-$1.log" 2>&1 &
+        # -t bounds the container's whole life: the tests run in it, and under valgrind on a loaded machine that
+        # took more than 300 s; the EXIT trap of every test powers it off, so the bound only matters on a crash
+        "$LAB/lab-boot.sh" -t 1800 -j "$TMP/journal-$1" "$1" 1 -- lab.stay > "$TMP/boot-$1.log" 2>&1 &
         BOOT_PID=$!
         # boots of one tree are serialized (flock): another test may hold the tree for a while
         for _ in $(seq 2000); do

@@ -6,6 +6,7 @@
 #   test_cmp EXPECTED ACTUAL    diff -u, for use inside test_expect
 #   test_skip NAME REASON       ok N # SKIP REASON
 #   skip_all REASON             1..0 # SKIP REASON, exit 77
+#   as_nobody_prepare, as_nobody  run bootrace as another user (uid 65534), with copies it can reach
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
@@ -38,14 +39,14 @@ trap _test_exit EXIT
 # inside sh -c) becomes a script that execs $WRAPPER on the real binary, $BOOTRACE_BIN, which is for what must not
 # be wrapped (strace checks, the directory of the binary). The test helpers built from our code (rules-query,
 # fake-systemd) are wrapped the same way with wrap_program.
-#   wrap_program PATH   prints a command to run PATH with: PATH itself without WRAPPER, else a script in
-#                       $TMP/.wrap that execs $WRAPPER on it (valgrind logs to a file per process, checked at the
-#                       script's end like bootrace's)
+#   wrap_program PATH [NAME]  prints a command to run PATH with: PATH itself without WRAPPER, else a script
+#                       $TMP/.wrap/NAME (default: PATH's base name) that execs $WRAPPER on it (valgrind logs to a
+#                       file per process, checked at the script's end like bootrace's)
 wrap_program() {
         local w
         [ -n "${WRAPPER:-}" ] || { printf '%s\n' "$1"; return; }
         [ -d "$TMP/.wrap" ] || { mkdir "$TMP/.wrap"; chmod 1777 "$TMP/.wrap"; }
-        w=$TMP/.wrap/${1##*/}
+        w=$TMP/.wrap/${2:-${1##*/}}
         case $WRAPPER in
         valgrind*)
                 # valgrind writes to a log per process, not to the program's stderr, which golden tests compare (it
@@ -64,7 +65,7 @@ wrap_program() {
         printf '%s\n' "$w"
 }
 BOOTRACE_BIN=${BOOTRACE_BIN:-$BOOTRACE}
-# the logs of a bootrace run as another user (t0101) go to $TMP/.wrap too: it is world-writable (sticky)
+# the logs of a bootrace run as another user (as_nobody) go to $TMP/.wrap too: it is world-writable (sticky)
 BOOTRACE=$(wrap_program "$BOOTRACE_BIN")
 # At the script's end: one more test, failed, when valgrind reported anything ("==PID==" lines) in any run.
 _test_valgrind_logs() {
@@ -120,6 +121,36 @@ jq() {
         fi
         command jq "$@"
 }
+
+# as_nobody_prepare [DIR...]: for a test that runs bootrace as another user (uid and gid 65534, through setpriv):
+# copies the binary and the rules into $TMP/nobody, as the checkout may lie under a directory that user cannot
+# enter (/root, a mode-0700 mktemp -d). $TMP is made traversable (0711), the copies and each DIR (trees under
+# $TMP) readable; all go with $TMP at the script's end. Fails with the reason in $AS_NOBODY_SKIP where it cannot
+# be done (not root, no setpriv, a TMPDIR out of that user's reach).
+#   as_nobody CMD...    runs CMD as that user with no groups and BOOTRACE_RULES_DIR the copy of the rules;
+#                       $NOBODY_BOOTRACE is the copy of bootrace (under $WRAPPER, as $BOOTRACE is)
+as_nobody_prepare() {
+        local d=$TMP/nobody
+        AS_NOBODY_SKIP=
+        if [ "$(id -u)" != 0 ]; then
+                AS_NOBODY_SKIP="not root: cannot run as another user"
+        elif ! command -v setpriv > /dev/null; then
+                AS_NOBODY_SKIP="setpriv is not installed (Debian package util-linux)"
+        fi
+        [ -z "$AS_NOBODY_SKIP" ] || return 1
+        chmod 711 "$TMP"
+        mkdir -p "$d"
+        cp "$BOOTRACE_BIN" "$d/bootrace"
+        cp -R "$BOOTRACE_RULES_DIR" "$d/rules"
+        chmod -R a+rX "$d" "$@"
+        NOBODY_BOOTRACE=$(wrap_program "$d/bootrace" nobody-bootrace)
+        NOBODY_RULES=$d/rules
+        # asked of a shell: setpriv keeps root's capabilities up to its execve, which so finds even a command that
+        # uid 65534 could not reach
+        as_nobody sh -c 'for p; do [ -r "$p" ] || exit 1; done' - "$d/bootrace" "$d/rules/checks.xml" "$@" ||
+                { AS_NOBODY_SKIP="uid 65534 cannot read what is copied to $d (TMPDIR out of its reach?)"; return 1; }
+}
+as_nobody() { BOOTRACE_RULES_DIR=$NOBODY_RULES setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 
 test_skip() {
         _test_n=$((_test_n + 1))

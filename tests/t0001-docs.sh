@@ -20,3 +20,43 @@ test_expect "README starts with exactly two fenced commands" sh -c '
         awk "/^\`\`\`/{n++} END{exit !(n >= 4)}" "$0" &&
         [ "$(awk "/^\`\`\`/{b++; next} b==1||b==3{print}" "$0" | wc -l)" = 2 ] &&
         ! awk "/^## /{exit} /^\`\`\`/{n++} END{exit !(n > 4)}" "$0"' "$top_srcdir/README.md"
+
+# The README's first command installs through tools/install-deps, the one list of packages: apt-get as root itself
+# (a root container has no sudo), through sudo for anyone else. Fakes of apt-get, sudo and id record what it runs.
+readme1=$(awk '/^```/{b++; next} b==1{print}' "$top_srcdir/README.md")
+test_expect "README's first command runs no sudo itself" sh -c '! printf "%s\n" "$0" | grep -qw sudo' "$readme1"
+test_expect "README's first command installs with tools/install-deps" sh -c \
+        'printf "%s\n" "$0" | grep -q "^\./tools/install-deps && "' "$readme1"
+deps=$top_srcdir/tools/install-deps
+if [ -x "$deps" ]; then
+        mkdir -p "$TMP/fake/root" "$TMP/fake/user"
+        printf '#!/bin/sh\necho "apt-get $*" >> "$TMP/apt.log"\n' > "$TMP/fake/apt-get"
+        printf '#!/bin/sh\necho "sudo $*" >> "$TMP/apt.log"\n' > "$TMP/fake/sudo"
+        printf '#!/bin/sh\necho 0\n' > "$TMP/fake/root/id"
+        printf '#!/bin/sh\necho 1000\n' > "$TMP/fake/user/id"
+        chmod 755 "$TMP"/fake/*/id "$TMP/fake/apt-get" "$TMP/fake/sudo"
+        pkgs=$("$deps" --list | tr '\n' ' ')
+        for who in root user; do
+                sudo=; [ $who = root ] || sudo="sudo "
+                printf '%sapt-get update\n%sapt-get install -y %s\n' "$sudo" "$sudo" "${pkgs% }" > "$TMP/apt.$who"
+                test_expect "tools/install-deps as $who: ${sudo:-no sudo, }apt-get update and install" sh -c '
+                        rm -f "$TMP/apt.log" && PATH=$TMP/fake/$0:$TMP/fake:$PATH "$1" &&
+                        diff -u "$TMP/apt.$0" "$TMP/apt.log"' $who "$deps"
+        done
+else
+        for who in root user; do
+                test_skip "tools/install-deps as $who: apt-get update and install" "no tools/install-deps in this tree"
+        done
+fi
+# debian/control is the other list of what the build needs; Debian implies build-essential, and debhelper builds
+# the package only
+if [ -x "$deps" ] && [ -f "$top_srcdir/debian/control" ]; then
+        test_expect "tools/install-deps's build share is debian/control's Build-Depends" sh -c '
+                "$0" --list build | grep -vx build-essential | sort > "$TMP/deps.build" &&
+                sed -n "/^Build-Depends:/,/^[^ ]/{s/^Build-Depends://; /^[^ ]/d; p}" "$1" | tr , "\n" |
+                        sed "s/(.*)//; s/[[:space:]]//g; /^$/d; /^debhelper/d" | sort > "$TMP/control.build" &&
+                diff -u "$TMP/control.build" "$TMP/deps.build"' "$deps" "$top_srcdir/debian/control"
+else
+        test_skip "tools/install-deps's build share is debian/control's Build-Depends" \
+                "no debian/ in this tree (a release tarball)"
+fi

@@ -128,6 +128,12 @@ test_expect "--target=debian-b (split at =)" comp_is "$TMP/debian-b" show --targ
 test_expect "--target debian-b (separate word)" comp_is "$TMP/debian-b" --target debian-b
 test_expect "--target=debian-b (= not a word break)" comp_is "$TMP/debian-b-joined" show --target=debian-b
 test_expect "--systemd= completes to the targets' versions" comp_is "$TMP/versions" show --systemd = ""
+lines minimal server desktop > "$TMP/bookworm-profiles"
+lines minimal > "$TMP/xenial-profiles"
+test_expect "--profile= completes to the profiles of --target" \
+        comp_is "$TMP/bookworm-profiles" lint --target=debian-bookworm --profile = ""
+test_expect "--profile= of a target without profiles: minimal" \
+        comp_is "$TMP/xenial-profiles" lint --target ubuntu-xenial --profile = ""
 test_expect "every completed --format is accepted" accepted show --format
 test_expect "every completed --fail-on level is accepted" accepted stats --fail-on
 test_expect "--root= completes to directories only" comp_is "$TMP/rootdir.list" show --root = "$TMP/root"

@@ -17,7 +17,7 @@ HAVE_JQ=$(command -v jq || true)
 json_contract() {
         bootrace stats --file "$J" "${UNITS[@]}" --format=json > "$TMP/j.json"
         [ $? -le 1 ] || return 1
-        jq -e --arg v "$("$BOOTRACE" --version | cut -d' ' -f2)" '
+        jq -e --arg v "$("$BOOTRACE" --version | sed -n '1s/^bootrace //p')" '
                 def abs: if . < 0 then -. else . end;
                 .sample.boots_in_journal as $n |
                 .tool == "bootrace" and .version == $v and $n > 0 and (.sample.boots | length) == $n and

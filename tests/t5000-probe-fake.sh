@@ -6,6 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 command -v dbus-daemon > /dev/null || skip_all "dbus-daemon not installed"
+command -v busctl > /dev/null || skip_all "busctl not installed (package systemd)"
 command -v python3 > /dev/null || skip_all "python3 not installed (the JSON checks use it)"
 FAKE_BIN=$top_builddir/tests/unit/fake-systemd
 [ -x "$FAKE_BIN" ] || skip_all "$FAKE_BIN not built (make check builds it)"
@@ -44,8 +45,20 @@ start_fake() {
         "$FAKE" "$1" --log="$TMP/calls.log" > "$TMP/fake.out" &
         FAKE_PID=$!
         # bounded, but generous: a loaded machine (parallel tests, sanitizers) can take seconds to start it
+        local unique=
         for _ in $(seq 600); do
-                grep -q READY "$TMP/fake.out" 2> /dev/null && return 0
+                unique=$(sed -n 's/^READY //p' "$TMP/fake.out" 2> /dev/null)
+                [ -n "$unique" ] && break
+                kill -0 "$FAKE_PID" 2> /dev/null || break
+                sleep 0.05
+        done
+        # READY comes after RequestName; the bus may still be handing the name over from the fake before:
+        # wait until it names this fake as the owner, so no test starts against a bus without one
+        for _ in $(seq 600); do
+                [ -n "$unique" ] || break
+                busctl --address="$DBUS_SYSTEM_BUS_ADDRESS" call org.freedesktop.DBus /org/freedesktop/DBus \
+                        org.freedesktop.DBus GetNameOwner s org.freedesktop.systemd1 2> /dev/null |
+                        grep -qxF "s \"$unique\"" && return 0
                 kill -0 "$FAKE_PID" 2> /dev/null || break
                 sleep 0.05
         done

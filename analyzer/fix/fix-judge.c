@@ -160,6 +160,7 @@ static int judge_one(Search *s, FixCandidate *c, size_t t, const Removable ***wo
                 .version = tg->version,
                 .distro = tg->distro,
                 .target = tg->name,
+                .profile = tg->profile,
                 .generator_dir = tg->generator_dir,
                 .anchor = req->anchor,
                 .names = req->names,

@@ -21,6 +21,7 @@ typedef struct FixTarget {
         unsigned version;
         char *distro; /* "ubuntu", ... or NULL */
         char *generator_dir; /* owned: removed by fix_target_done() */
+        const Profile *profile; /* the target's profile (rules.h), or NULL */
 } FixTarget;
 
 void fix_target_done(FixTarget *t);

@@ -227,6 +227,16 @@ static bool exit_status_is_zero(const char *s) {
         return s && (streq(s, "0") || startswith(s, "0/"));
 }
 
+/* Forgets what decided the outcome so far: a new invocation begins. */
+static void track_restart(UnitBoot *ub, Track *t) {
+        char **output_errors = t->output_errors;
+
+        strv_free(output_errors);
+        *t = (Track) {};
+        ub->exit_status = mfree(ub->exit_status);
+        ub->start_usec = ub->active_usec = 0;
+}
+
 static int track_unit_event(UnitBoot *ub, Track *t, const JournalEvent *e) {
         if (e->type == JOURNAL_EVENT_UNIT_OUTPUT) {
                 /* a unit's own output says it ran; errors in it are kept for signatures and inference */
@@ -338,7 +348,10 @@ static int track_unit_event(UnitBoot *ub, Track *t, const JournalEvent *e) {
                 t->stopping = true;
                 break;
         case JOURNAL_EVENT_RESTART:
+                /* PID 1 starts it again by itself (Restart=): the boot's outcome is the last invocation's, as
+                 * the unit's final state says; the earlier ones only count as restarts */
                 ub->restarts++;
+                track_restart(ub, t);
                 break;
         default:
                 break;

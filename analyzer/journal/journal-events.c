@@ -1,6 +1,4 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-#include <regex.h>
-
 #include "journal/journal-events.h"
 
 int journal_fields_add(JournalFields *f, const void *data, size_t len) {
@@ -159,195 +157,22 @@ bool journal_unit_name_plausible(const char *s, size_t n) {
         return false;
 }
 
-/* MESSAGE_IDs (knowledge/journal.md §2) */
-#define MID_JOB_STARTING "7d4958e842da4a758f6c1cdc7b36dcc5"
-#define MID_JOB_STARTED "39f53479d3a045ac8e11786248231fbf"
-#define MID_JOB_FAILED "be02cf6855d2428ba40df7e9d022f03d"
-#define MID_STOPPING "de5b426a63be47a7b6ac3eaac82e2f6f"
-#define MID_STOPPED "9d1aaa27d60140bd96365438aad20286"
-#define MID_UNIT_SUCCESS "7ad2d189f7e94e70a38c781354912448"
-#define MID_UNIT_FAILURE_RESULT "d9b373ed55a64feb8242e02dbe79a49c"
-#define MID_UNIT_SKIPPED "0e4284a0caca4bfc81c0bb6786972673"
-#define MID_PROCESS_EXIT "98e322203f7a4ed290d09fe03c09fe15"
-#define MID_SPAWN_FAILED "641257651c1b4ec9a8624d7a40a9e1e7"
-#define MID_RESTART_SCHEDULED "5eb03494b6584870a536b337290809b3"
-#define MID_STARTUP_FINISHED "b07a249cd024414a82dd00cd181378ff"
-#define MID_USER_STARTUP_FINISHED "eed00a68ffd84e31882105fd973abdd1"
-#define MID_ORDERING_CYCLE "f27a3f94406a4783b946a9bc849e9452"
-#define MID_DELETING_JOB "5084367542f7472dbc6a94125d5debce"
-#define MID_CYCLE_UNFIXABLE "b3112ddad19045538c76685ba5918a80"
-#define MID_JOURNAL_STOP "d93fb3c9c24d451a97cea615ce59c00b"
-#define MID_JOURNAL_USAGE "ec387f577b844b8fa948f33cad9a75e6"
 
-const char * const journal_event_message_ids[] = {
-        MID_JOB_STARTING, MID_JOB_STARTED, MID_JOB_FAILED, MID_STOPPING, MID_STOPPED,
-        MID_UNIT_SUCCESS, MID_UNIT_FAILURE_RESULT, MID_UNIT_SKIPPED, MID_PROCESS_EXIT, MID_SPAWN_FAILED,
-        MID_RESTART_SCHEDULED, MID_STARTUP_FINISHED, MID_USER_STARTUP_FINISHED, MID_ORDERING_CYCLE,
-        MID_DELETING_JOB, MID_CYCLE_UNFIXABLE, MID_JOURNAL_STOP, MID_JOURNAL_USAGE,
-        NULL,
-};
-
-const char * const journal_event_message_ids_not_pid1[] = {
-        MID_SPAWN_FAILED, MID_JOURNAL_STOP, MID_JOURNAL_USAGE, NULL,
-};
-
-/* Anchored patterns for the text forms. The UNIT captures are checked with journal_unit_name_plausible(). */
-#define U "([^ /']+)"
-#define T "([a-z-]+)"
-enum {
-        /* matched against the text after a "UNIT: " prefix */
-        PAT_FAILED_RESULT,
-        PAT_ENTERED_FAILED,
-        PAT_DEACTIVATED,
-        PAT_SKIPPED_DUE,
-        PAT_MAIN_EXITED,
-        PAT_TASK_FAILED,
-        PAT_NAMESPACE,
-        PAT_FAILED_AT_STEP,
-        PAT_JOB_FAILED_RESULT,
-        PAT_RESTART,
-        PAT_CYCLE_FOUND_ON,
-        PAT_CYCLE_FOUND_LIST,
-        PAT_CYCLE_DEP,
-        PAT_CYCLE_BREAKING,
-        PAT_CYCLE_DELETED,
-        PAT_CYCLE_UNFIXABLE,
-        /* matched against the whole message */
-        PAT_UNIT_ENTERED_FAILED,
-        PAT_OLD_TASK_FAILED,
-        PAT_CONDITION_OLD,
-        PAT_CONDITION_NEW,
-        PAT_MANAGER_VERSION,
-        PAT_KERNEL_VERSION,
-        _PAT_MAX,
-};
-
-static const char * const pattern_source[_PAT_MAX] = {
-        [PAT_FAILED_RESULT] = "^Failed with result '([^']*)'\\.?$",
-        [PAT_ENTERED_FAILED] = "^Unit entered failed state\\.?$",
-        [PAT_DEACTIVATED] = "^Deactivated successfully\\.?$",
-        [PAT_SKIPPED_DUE] = "^Skipped due to '([^']*)'\\.?$",
-        [PAT_MAIN_EXITED] = "^Main process exited, code=([a-z]+), status=([0-9]+)(/([A-Za-z0-9_+-]+))?",
-        [PAT_TASK_FAILED] = "^[Ff]ailed to (run|spawn) '([a-z-]+)' task: (.*)$",
-        [PAT_NAMESPACE] = "^Failed to set up mount namespacing: (.*)$",
-        [PAT_FAILED_AT_STEP] = "^Failed at step ([A-Z_]+) spawning (.*): (.*)$",
-        [PAT_JOB_FAILED_RESULT] = "^Job " U "/" T " failed with result '([^']*)'\\.?$",
-        [PAT_RESTART] = "^Scheduled restart job, restart counter is at ([0-9]+)",
-        [PAT_CYCLE_FOUND_ON] = "^Found ordering cycle on " U "/" T "$",
-        [PAT_CYCLE_FOUND_LIST] = "^Found ordering cycle: (.*)$",
-        [PAT_CYCLE_DEP] = "^Found dependency on " U "/" T "$",
-        [PAT_CYCLE_BREAKING] = "^Breaking ordering cycle by deleting job " U "/" T "$",
-        [PAT_CYCLE_DELETED] = "^Job " U "/" T " deleted to break ordering cycle starting with " U "/" T "$",
-        [PAT_CYCLE_UNFIXABLE] = "^Unable to break cycle( starting with " U "/" T ")?",
-        [PAT_UNIT_ENTERED_FAILED] = "^Unit " U " entered failed state\\.?$",
-        [PAT_OLD_TASK_FAILED] = "^" U " failed to run '([a-z-]+)' task: (.*)$",
-        [PAT_CONDITION_OLD] = "^Condition check resulted in (.*) being skipped\\.?$",
-        [PAT_CONDITION_NEW] = "^(.*) was skipped because (.*)$",
-        [PAT_MANAGER_VERSION] = "^systemd ([^ ]+) running in system mode",
-        [PAT_KERNEL_VERSION] = "^Linux version ([^ ]+)",
-};
-#undef U
-#undef T
-
-static regex_t patterns[_PAT_MAX];
-static int patterns_state; /* 0 not compiled, 1 ok, <0 failed */
-
-static int patterns_compile(void) {
-        if (patterns_state != 0)
-                return patterns_state;
-        for (size_t i = 0; i < _PAT_MAX; i++)
-                if (regcomp(&patterns[i], pattern_source[i], REG_EXTENDED) != 0) {
-                        for (size_t k = 0; k < i; k++)
-                                regfree(&patterns[k]);
-                        return patterns_state = -ENOMEM;
-                }
-        return patterns_state = 1;
-}
-
-#define N_GROUPS 8
-
-/* Every pattern needs a literal that is cheap to look for first: most manager records are status texts that
- * match none of them, and regexec() is the cost of a scan. */
-static bool prefilter(int pat, const char *s) {
-        switch (pat) {
-        case PAT_FAILED_RESULT:
-                return startswith(s, "Failed with result '");
-        case PAT_ENTERED_FAILED:
-                return startswith(s, "Unit entered failed state");
-        case PAT_DEACTIVATED:
-                return startswith(s, "Deactivated successfully");
-        case PAT_SKIPPED_DUE:
-                return startswith(s, "Skipped due to '");
-        case PAT_MAIN_EXITED:
-                return startswith(s, "Main process exited, ");
-        case PAT_TASK_FAILED:
-                return (s[0] == 'F' || s[0] == 'f') && startswith(s + 1, "ailed to ");
-        case PAT_NAMESPACE:
-                return startswith(s, "Failed to set up mount namespacing: ");
-        case PAT_FAILED_AT_STEP:
-                return startswith(s, "Failed at step ");
-        case PAT_JOB_FAILED_RESULT:
-                return startswith(s, "Job ") && strstr(s, " failed with result '");
-        case PAT_RESTART:
-                return startswith(s, "Scheduled restart job");
-        case PAT_CYCLE_FOUND_ON:
-                return startswith(s, "Found ordering cycle on ");
-        case PAT_CYCLE_FOUND_LIST:
-                return startswith(s, "Found ordering cycle: ");
-        case PAT_CYCLE_DEP:
-                return startswith(s, "Found dependency on ");
-        case PAT_CYCLE_BREAKING:
-                return startswith(s, "Breaking ordering cycle");
-        case PAT_CYCLE_DELETED:
-                return startswith(s, "Job ") && strstr(s, " deleted to break ordering cycle");
-        case PAT_CYCLE_UNFIXABLE:
-                return startswith(s, "Unable to break cycle");
-        case PAT_UNIT_ENTERED_FAILED:
-                return startswith(s, "Unit ");
-        case PAT_OLD_TASK_FAILED:
-                return strstr(s, " failed to run '");
-        case PAT_CONDITION_OLD:
-                return startswith(s, "Condition check resulted in ");
-        case PAT_CONDITION_NEW:
-                return strstr(s, " was skipped because ");
-        case PAT_MANAGER_VERSION:
-                return startswith(s, "systemd ");
-        case PAT_KERNEL_VERSION:
-                return startswith(s, "Linux version ");
-        }
-        return true;
-}
-
-static bool match(int pat, const char *s, regmatch_t m[N_GROUPS]) {
-        return prefilter(pat, s) && regexec(&patterns[pat], s, N_GROUPS, m, 0) == 0;
-}
-
-static bool group_set(const regmatch_t m[N_GROUPS], int g) {
-        return m[g].rm_so >= 0;
-}
-
-static char *group_dup(const char *s, const regmatch_t m[N_GROUPS], int g) {
-        if (!group_set(m, g))
-                return NULL;
-        return strndup_safe(s + m[g].rm_so, m[g].rm_eo - m[g].rm_so);
-}
-
-static bool group_is_unit(const char *s, const regmatch_t m[N_GROUPS], int g) {
-        return group_set(m, g) && journal_unit_name_plausible(s + m[g].rm_so, m[g].rm_eo - m[g].rm_so);
-}
-
-/* Sets *p to a copy of group g unless already set. Returns 0 or -ENOMEM. */
-static int set_group(char **p, const char *s, const regmatch_t m[N_GROUPS], int g) {
-        if (*p || !group_set(m, g))
-                return 0;
-        *p = group_dup(s, m, g);
-        return *p ? 0 : -ENOMEM;
+JournalEventType journal_event_type_from_string(const char *s) {
+        return (JournalEventType) string_table_lookup(event_type_table, _JOURNAL_EVENT_MAX, s);
 }
 
 static int set_str(char **p, const char *v) {
         if (*p || !v)
                 return 0;
         *p = strdup(v);
+        return *p ? 0 : -ENOMEM;
+}
+
+static int set_mem(char **p, const char *v, size_t n) {
+        if (*p)
+                return 0;
+        *p = strndup_safe(v, n);
         return *p ? 0 : -ENOMEM;
 }
 
@@ -391,130 +216,363 @@ const char *journal_find_errno_text(const char *text) {
         return NULL;
 }
 
-/* "NAME - Description" (v249+ status texts) -> unit NAME and description; otherwise the whole text is the
- * description. */
-static int split_status_object(const char *obj, size_t len, char **ret_unit, char **ret_description) {
-        const char *sep = NULL;
 
-        for (size_t i = 0; i + 3 <= len; i++)
-                if (memcmp(obj + i, " - ", 3) == 0) {
-                        sep = obj + i;
-                        break;
-                }
-        if (sep && journal_unit_name_plausible(obj, sep - obj)) {
-                *ret_unit = strndup_safe(obj, sep - obj);
-                *ret_description = strndup_safe(sep + 3, len - (sep - obj) - 3);
-                if (!*ret_unit || !*ret_description)
-                        return -ENOMEM;
-                return 0;
-        }
-        *ret_unit = NULL;
-        if (len > 0 && journal_unit_name_plausible(obj, len)) {
-                *ret_unit = strndup_safe(obj, len);
-                if (!*ret_unit)
-                        return -ENOMEM;
-        }
-        *ret_description = strndup_safe(obj, len);
-        return *ret_description ? 0 : -ENOMEM;
-}
+/* ---- the compiled rules */
 
-typedef struct StatusText {
-        const char *prefix;
-        const char *suffix;
+/* A text form ready to match: where to look first, and what it makes. */
+typedef struct Form {
+        const MessageText *text;
         JournalEventType type;
-        const char *result; /* for JOB_FAILED */
-} StatusText;
+        const char *lead;   /* the literal the form starts with, or NULL when it starts with a placeholder */
+        size_t lead_len;
+        const char *anchor; /* without a lead: the longest literal, looked for with strstr() first */
+        const char *tail;   /* the literal the form ends with, or NULL */
+        size_t tail_len;
+        bool needs_units;   /* a {unit}, {job-unit} or {cycle-unit} must be a plausible unit name */
+} Form;
 
-/* Job status texts (job_done_messages / job_start_messages in src/core/job.c), most specific first. */
-static const StatusText status_texts[] = {
-        { "Starting of ", " unsupported.", JOURNAL_EVENT_JOB_FAILED, "unsupported" },
-        { "Starting of ", " not supported.", JOURNAL_EVENT_JOB_FAILED, "unsupported" },
-        { "Starting ", "...", JOURNAL_EVENT_JOB_START, NULL },
-        { "Starting ", "\xe2\x80\xa6", JOURNAL_EVENT_JOB_START, NULL },
-        { "Started ", ".", JOURNAL_EVENT_JOB_DONE, NULL },
-        { "Finished ", ".", JOURNAL_EVENT_JOB_DONE, NULL },
-        { "Reached target ", ".", JOURNAL_EVENT_JOB_DONE, NULL },
-        { "Listening on ", ".", JOURNAL_EVENT_JOB_DONE, NULL },
-        { "Mounted ", ".", JOURNAL_EVENT_JOB_DONE, NULL },
-        { "Activated swap ", ".", JOURNAL_EVENT_JOB_DONE, NULL },
-        { "Set up automount ", ".", JOURNAL_EVENT_JOB_DONE, NULL },
-        { "Created slice ", ".", JOURNAL_EVENT_JOB_DONE, NULL },
-        { "Failed to start ", ".", JOURNAL_EVENT_JOB_FAILED, "failed" },
-        { "Failed to listen on ", ".", JOURNAL_EVENT_JOB_FAILED, "failed" },
-        { "Failed to mount ", ".", JOURNAL_EVENT_JOB_FAILED, "failed" },
-        { "Failed to activate swap ", ".", JOURNAL_EVENT_JOB_FAILED, "failed" },
-        { "Failed to set up automount ", ".", JOURNAL_EVENT_JOB_FAILED, "failed" },
-        { "Dependency failed for ", ".", JOURNAL_EVENT_JOB_FAILED, "dependency" },
-        { "Timed out starting ", ".", JOURNAL_EVENT_JOB_FAILED, "timeout" },
-        { "Timed out waiting for device ", ".", JOURNAL_EVENT_JOB_FAILED, "timeout" },
-        { "Assertion failed for ", ".", JOURNAL_EVENT_JOB_FAILED, "assert" },
-        { "Stopping ", "...", JOURNAL_EVENT_STOP, NULL },
-        { "Stopping ", "\xe2\x80\xa6", JOURNAL_EVENT_STOP, NULL },
-        { "Stopped target ", ".", JOURNAL_EVENT_STOP, NULL },
-        { "Stopped ", ".", JOURNAL_EVENT_STOP, NULL },
-        { "Unmounting ", "...", JOURNAL_EVENT_STOP, NULL },
-        { "Unmounted ", ".", JOURNAL_EVENT_STOP, NULL },
-        { "Closed ", ".", JOURNAL_EVENT_STOP, NULL },
-        { "Removed slice ", ".", JOURNAL_EVENT_STOP, NULL },
-        { "Deactivated swap ", ".", JOURNAL_EVENT_STOP, NULL },
+/* The forms one kind of text is tried against, in file order: those with a lead by its first byte, and those
+ * without. A match is the first in file order of both lists. */
+typedef struct FormIndex {
+        size_t *by_byte[256];
+        size_t n_by_byte[256];
+        size_t *no_lead;
+        size_t n_no_lead;
+} FormIndex;
+
+typedef struct MidEntry {
+        const MessageIdInfo *info;
+        JournalEventType type;
+        JournalEventType *on_result_types; /* parallel to info->on_result; -1: the record's own */
+} MidEntry;
+
+struct JournalDecoder {
+        Form *forms;
+        size_t n_forms;
+        FormIndex index[2][_MESSAGE_WRITER_MAX]; /* [unit scope][writer] */
+        MidEntry *mids;
+        size_t n_mids;
+        const MessageWriterInfo *writers;
+        size_t n_writers;
+        char **separators;     /* of the combined ident format: " - " */
+        char **mids_not_pid1;
+        char **identifiers[_MESSAGE_WRITER_MAX];
 };
 
-static const StatusText *status_text_find(const char *msg, const char **ret_obj, size_t *ret_len) {
-        size_t ml = strlen(msg);
+static void form_index_done(FormIndex *x) {
+        for (size_t i = 0; i < 256; i++)
+                free(x->by_byte[i]);
+        free(x->no_lead);
+}
 
-        for (size_t i = 0; i < ELEMENTSOF(status_texts); i++) {
-                const StatusText *s = &status_texts[i];
-                size_t pl = strlen(s->prefix), sl = strlen(s->suffix);
-                if (ml <= pl + sl || strncmp(msg, s->prefix, pl) != 0 || strcmp(msg + ml - sl, s->suffix) != 0)
+JournalDecoder *journal_decoder_free(JournalDecoder *d) {
+        if (!d)
+                return NULL;
+        free(d->forms);
+        for (size_t s = 0; s < 2; s++)
+                for (size_t w = 0; w < _MESSAGE_WRITER_MAX; w++)
+                        form_index_done(&d->index[s][w]);
+        for (size_t i = 0; i < d->n_mids; i++)
+                free(d->mids[i].on_result_types);
+        free(d->mids);
+        strv_free(d->separators);
+        strv_free(d->mids_not_pid1);
+        for (size_t w = 0; w < _MESSAGE_WRITER_MAX; w++)
+                strv_free(d->identifiers[w]);
+        return mfree(d);
+}
+
+static int index_add(size_t **l, size_t *n, size_t v) {
+        size_t *x = realloc(*l, (*n + 1) * sizeof(size_t));
+        if (!x)
+                return -ENOMEM;
+        x[(*n)++] = v;
+        *l = x;
+        return 0;
+}
+
+static bool slot_is_unit(MessageSlot s) {
+        return s == MESSAGE_SLOT_UNIT || s == MESSAGE_SLOT_JOB_UNIT || s == MESSAGE_SLOT_CYCLE_UNIT;
+}
+
+static int form_compile(const MessageText *t, Form *ret) {
+        Form f = { .text = t };
+        size_t best = 0;
+
+        f.type = journal_event_type_from_string(t->event);
+        if (f.type < 0)
+                return -EBADMSG;
+        for (size_t i = 0; i < t->n_parts; i++) {
+                const MessagePart *p = &t->parts[i];
+                if (p->slot == MESSAGE_SLOT_LITERAL) {
+                        size_t l = strlen(p->literal);
+                        if (i == 0) {
+                                f.lead = p->literal;
+                                f.lead_len = l;
+                        }
+                        if (i == t->n_parts - 1) {
+                                f.tail = p->literal;
+                                f.tail_len = l;
+                        }
+                        if (l > best) {
+                                best = l;
+                                f.anchor = p->literal;
+                        }
+                } else if (slot_is_unit(p->slot))
+                        f.needs_units = true;
+        }
+        *ret = f;
+        return 0;
+}
+
+int journal_decoder_new(const Rules *rules, JournalDecoder **ret) {
+        _cleanup_(journal_decoder_freep) JournalDecoder *d = NULL;
+        const MessageText *texts;
+        const MessageIdInfo *ids;
+        const MessageIdentInfo *idents;
+        size_t n_texts, n_ids, n_idents;
+        int r;
+
+        d = calloc(1, sizeof(JournalDecoder));
+        if (!d)
+                return -ENOMEM;
+
+        n_texts = rules_message_texts(rules, &texts);
+        d->forms = calloc(MAX(n_texts, (size_t) 1), sizeof(Form));
+        if (!d->forms)
+                return -ENOMEM;
+        for (size_t i = 0; i < n_texts; i++) {
+                const MessageText *t = &texts[i];
+                FormIndex *x = &d->index[t->unit_scope][t->from];
+                Form *f = &d->forms[d->n_forms];
+
+                if ((r = form_compile(t, f)) < 0)
+                        return r;
+                if (f->type == JOURNAL_EVENT_NONE)
                         continue;
-                *ret_obj = msg + pl;
-                *ret_len = ml - pl - sl;
-                return s;
+                r = f->lead ? index_add(&x->by_byte[(unsigned char) f->lead[0]], &x->n_by_byte[(unsigned char) f->lead[0]],
+                                        d->n_forms)
+                            : index_add(&x->no_lead, &x->n_no_lead, d->n_forms);
+                if (r < 0)
+                        return r;
+                d->n_forms++;
+        }
+
+        n_ids = rules_message_ids(rules, &ids);
+        d->mids = calloc(MAX(n_ids, (size_t) 1), sizeof(MidEntry));
+        if (!d->mids)
+                return -ENOMEM;
+        for (size_t i = 0; i < n_ids; i++) {
+                MidEntry *m = &d->mids[d->n_mids++];
+                m->info = &ids[i];
+                m->type = journal_event_type_from_string(ids[i].event);
+                if (m->type < 0)
+                        return -EBADMSG;
+                m->on_result_types = calloc(MAX(ids[i].n_on_result, (size_t) 1), sizeof(JournalEventType));
+                if (!m->on_result_types)
+                        return -ENOMEM;
+                for (size_t k = 0; k < ids[i].n_on_result; k++) {
+                        const char *ev = ids[i].on_result[k].event;
+                        m->on_result_types[k] = ev ? journal_event_type_from_string(ev) : m->type;
+                        if (m->on_result_types[k] < 0)
+                                return -EBADMSG;
+                }
+                if (ids[i].any_writer && strv_extend(&d->mids_not_pid1, ids[i].id) < 0)
+                        return -ENOMEM;
+        }
+
+        d->n_writers = rules_message_writers(rules, &d->writers);
+        for (size_t i = 0; i < d->n_writers; i++)
+                if (strv_extend(&d->identifiers[d->writers[i].role], d->writers[i].identifier) < 0)
+                        return -ENOMEM;
+        n_idents = rules_message_idents(rules, &idents);
+        for (size_t i = 0; i < n_idents; i++)
+                if (idents[i].separator && strv_extend_unique(&d->separators, idents[i].separator) < 0)
+                        return -ENOMEM;
+        /* NULL-terminated lists even when empty */
+        if (!d->mids_not_pid1 && !(d->mids_not_pid1 = calloc(1, sizeof(char *))))
+                return -ENOMEM;
+        for (size_t w = 0; w < _MESSAGE_WRITER_MAX; w++)
+                if (!d->identifiers[w] && !(d->identifiers[w] = calloc(1, sizeof(char *))))
+                        return -ENOMEM;
+        *ret = TAKE_PTR(d);
+        return 0;
+}
+
+char * const *journal_decoder_message_ids_not_pid1(const JournalDecoder *d) {
+        return d->mids_not_pid1;
+}
+
+char * const *journal_decoder_identifiers(const JournalDecoder *d, MessageWriter role) {
+        return role >= 0 && role < _MESSAGE_WRITER_MAX ? d->identifiers[role] : NULL;
+}
+
+static const MidEntry *mid_find(const JournalDecoder *d, const char *mid) {
+        for (size_t i = 0; i < d->n_mids; i++)
+                if (streq(d->mids[i].info->id, mid))
+                        return &d->mids[i];
+        return NULL;
+}
+
+static int writer_role(const JournalDecoder *d, const char *ident) {
+        if (!ident)
+                return -ENOENT;
+        for (size_t i = 0; i < d->n_writers; i++)
+                if (streq(d->writers[i].identifier, ident))
+                        return d->writers[i].role;
+        return -ENOENT;
+}
+
+/* ---- matching a text against a form */
+
+typedef struct Capture {
+        const char *s;
+        size_t n;
+} Capture;
+
+#define PARTS_MAX 16
+
+/* The longest run of s that the placeholder can take. */
+static size_t slot_max(MessageSlot slot, const char *s) {
+        switch (slot) {
+        case MESSAGE_SLOT_UNIT:
+        case MESSAGE_SLOT_JOB_UNIT:
+        case MESSAGE_SLOT_CYCLE_UNIT:
+                return strcspn(s, " /'");
+        case MESSAGE_SLOT_JOB_TYPE:
+        case MESSAGE_SLOT_CYCLE_TYPE:
+                return strspn(s, "abcdefghijklmnopqrstuvwxyz-");
+        case MESSAGE_SLOT_RESULT:
+                return strcspn(s, "'");
+        case MESSAGE_SLOT_EXIT_CODE:
+                return strspn(s, "abcdefghijklmnopqrstuvwxyz");
+        case MESSAGE_SLOT_STEP:
+                return strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-");
+        case MESSAGE_SLOT_VERSION:
+                return strcspn(s, " ");
+        case MESSAGE_SLOT_NUMBER:
+                return strspn(s, "0123456789");
+        default: /* ident, error, jobs, text: anything */
+                return strlen(s);
+        }
+}
+
+static bool slot_may_be_empty(MessageSlot slot) {
+        return slot == MESSAGE_SLOT_RESULT || slot == MESSAGE_SLOT_ERROR || slot == MESSAGE_SLOT_JOBS ||
+               slot == MESSAGE_SLOT_TEXT;
+}
+
+static bool match_parts(const MessagePart *parts, size_t n, const char *s, Capture *caps);
+
+/* "226", "2/INVALIDARGUMENT": digits, then maybe a slash and a name; the long form first. */
+static bool match_exit_status(const MessagePart *parts, size_t n, const char *s, Capture *caps) {
+        size_t d = strspn(s, "0123456789"), k;
+
+        if (d == 0)
+                return false;
+        if (s[d] == '/' &&
+            (k = strspn(s + d + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_+-")) > 0 &&
+            match_parts(parts + 1, n - 1, s + d + 1 + k, caps + 1)) {
+                caps[0] = (Capture) { s, d + 1 + k };
+                return true;
+        }
+        if (match_parts(parts + 1, n - 1, s + d, caps + 1)) {
+                caps[0] = (Capture) { s, d };
+                return true;
+        }
+        return false;
+}
+
+/* Does s match parts[0..n) exactly? Placeholders take as much as they can (the first the most, as POSIX
+ * subexpressions do), giving back until the rest matches. caps[i] is set for every part. */
+static bool match_parts(const MessagePart *parts, size_t n, const char *s, Capture *caps) {
+        const MessagePart *p = parts;
+        size_t max, min;
+
+        if (n == 0)
+                return *s == 0;
+        if (p->slot == MESSAGE_SLOT_LITERAL) {
+                size_t l = strlen(p->literal);
+                if (strncmp(s, p->literal, l) != 0)
+                        return false;
+                caps[0] = (Capture) { s, l };
+                return match_parts(parts + 1, n - 1, s + l, caps + 1);
+        }
+        if (p->slot == MESSAGE_SLOT_EXIT_STATUS)
+                return match_exit_status(parts, n, s, caps);
+        max = slot_max(p->slot, s);
+        min = slot_may_be_empty(p->slot) ? 0 : 1;
+        if (max < min)
+                return false;
+        if (n == 1) { /* the last part takes the rest, or fails */
+                if (s[max] != 0)
+                        return false;
+                caps[0] = (Capture) { s, max };
+                return true;
+        }
+        for (size_t l = max + 1; l-- > min;) {
+                /* a literal must follow: only try where it starts */
+                if (parts[1].slot == MESSAGE_SLOT_LITERAL && s[l] != parts[1].literal[0])
+                        continue;
+                if (match_parts(parts + 1, n - 1, s + l, caps + 1)) {
+                        caps[0] = (Capture) { s, l };
+                        return true;
+                }
+        }
+        return false;
+}
+
+static bool form_matches(const Form *f, const char *s, size_t len, Capture *caps) {
+        if (f->text->n_parts > PARTS_MAX)
+                return false;
+        if (f->lead && strncmp(s, f->lead, f->lead_len) != 0)
+                return false;
+        if (f->tail && (len < f->tail_len || memcmp(s + len - f->tail_len, f->tail, f->tail_len) != 0))
+                return false;
+        if (!f->lead && f->anchor && !strstr(s, f->anchor))
+                return false;
+        if (!match_parts(f->text->parts, f->text->n_parts, s, caps))
+                return false;
+        if (f->needs_units)
+                for (size_t i = 0; i < f->text->n_parts; i++)
+                        if (slot_is_unit(f->text->parts[i].slot) && !journal_unit_name_plausible(caps[i].s, caps[i].n))
+                                return false;
+        return true;
+}
+
+/* The first form (in file order) of the index that s matches, or NULL. */
+static const Form *form_find(const JournalDecoder *d, const FormIndex *x, const char *s, Capture *caps) {
+        const size_t *a = x->by_byte[(unsigned char) s[0]], *b = x->no_lead;
+        size_t na = s[0] ? x->n_by_byte[(unsigned char) s[0]] : 0, nb = x->n_no_lead, i = 0, k = 0;
+        size_t len = strlen(s);
+
+        while (i < na || k < nb) {
+                size_t f = (k >= nb || (i < na && a[i] < b[k])) ? a[i++] : b[k++];
+                if (form_matches(&d->forms[f], s, len, caps))
+                        return &d->forms[f];
         }
         return NULL;
 }
 
-/* Job status and condition texts: sets type, unit (unless set from UNIT=) and description. */
-static int decode_status_text(const char *msg, JournalEvent *e) {
-        _cleanup_(freep) char *unit = NULL, *desc = NULL;
-        regmatch_t m[N_GROUPS];
-        const StatusText *st;
-        const char *obj;
-        size_t len;
-        int r;
+/* ---- filling in an event */
 
-        if (match(PAT_CONDITION_OLD, msg, m) || match(PAT_CONDITION_NEW, msg, m)) {
-                obj = msg + m[1].rm_so;
-                len = m[1].rm_eo - m[1].rm_so;
-                e->type = JOURNAL_EVENT_CONDITION_SKIP;
-        } else if ((st = status_text_find(msg, &obj, &len))) {
-                e->type = st->type;
-                if (st->result && (r = set_str(&e->result, st->result)) < 0)
-                        return r;
-                if (st->type == JOURNAL_EVENT_STOP && (r = set_str(&e->job_type, "stop")) < 0)
-                        return r;
-        } else
-                return 0;
-
-        r = split_status_object(obj, len, &unit, &desc);
-        if (r < 0)
-                return r;
-        if (!e->unit)
-                e->unit = TAKE_PTR(unit);
-        if (!e->description)
-                e->description = TAKE_PTR(desc);
-        return 0;
-}
-
-/* Splits "UNIT: rest" when UNIT is a plausible unit name. */
-static const char *unit_prefix(const char *msg, char **ret_unit) {
-        const char *c = strstr(msg, ": ");
-
-        *ret_unit = NULL;
-        if (!c || !journal_unit_name_plausible(msg, c - msg))
-                return NULL;
-        *ret_unit = strndup_safe(msg, c - msg);
-        return c + 2;
+/* A unit as job status texts name it: "NAME - Description" (combined), "NAME" or "Description" -> the unit
+ * when the text says it, and the description (the whole text when there is no name in it). */
+static int split_ident(const JournalDecoder *d, const char *obj, size_t len, JournalEvent *e) {
+        STRV_FOREACH(sep, d->separators) {
+                size_t sl = strlen(*sep);
+                for (size_t i = 0; i + sl <= len; i++)
+                        if (memcmp(obj + i, *sep, sl) == 0) {
+                                if (!journal_unit_name_plausible(obj, i))
+                                        break;
+                                if (set_mem(&e->unit, obj, i) < 0)
+                                        return -ENOMEM;
+                                return set_mem(&e->description, obj + i + sl, len - i - sl);
+                        }
+        }
+        if (len > 0 && journal_unit_name_plausible(obj, len) && set_mem(&e->unit, obj, len) < 0)
+                return -ENOMEM;
+        return set_mem(&e->description, obj, len);
 }
 
 /* v258: "X/start after Y/start after … - after X": every "U/T" token, in order. */
@@ -543,251 +601,168 @@ static int job_to_unit(const char *job, char **ret) {
         return *ret ? 0 : -ENOMEM;
 }
 
-/* Text after a unit prefix (or the whole message for the ≤v219 forms). prefix_unit may be NULL. */
-static int decode_unit_text(const char *rest, const char *prefix_unit, JournalEvent *e) {
-        regmatch_t m[N_GROUPS];
+
+/* Sets e from the form f that text matched (caps: one per part). prefix_unit: the "UNIT: " prefix of a
+ * unit-scope text, else NULL. */
+static int apply_form(const JournalDecoder *d, const Form *f, const Capture *caps, const char *prefix_unit,
+                      JournalEvent *e) {
+        const MessageText *t = f->text;
         int r = 0;
 
-        if (match(PAT_FAILED_RESULT, rest, m)) {
-                e->type = JOURNAL_EVENT_UNIT_FAILED;
-                r = set_group(&e->result, rest, m, 1);
-        } else if (match(PAT_ENTERED_FAILED, rest, m))
-                e->type = JOURNAL_EVENT_UNIT_FAILED;
-        else if (match(PAT_DEACTIVATED, rest, m))
-                e->type = JOURNAL_EVENT_UNIT_SUCCESS;
-        else if (match(PAT_SKIPPED_DUE, rest, m)) {
-                e->type = JOURNAL_EVENT_EXEC_CONDITION;
-                r = set_group(&e->result, rest, m, 1);
-        } else if (match(PAT_MAIN_EXITED, rest, m)) {
-                e->type = JOURNAL_EVENT_PROCESS_EXIT;
-                if ((r = set_group(&e->exit_code, rest, m, 1)) >= 0 && !e->exit_status) {
-                        /* "2/INVALIDARGUMENT" or "2" */
-                        int last = group_set(m, 4) ? 4 : 2;
-                        e->exit_status = strndup_safe(rest + m[2].rm_so, m[last].rm_eo - m[2].rm_so);
-                        if (!e->exit_status)
-                                r = -ENOMEM;
+        e->type = f->type;
+        for (size_t i = 0; i < t->n_parts && r >= 0; i++) {
+                const Capture *c = &caps[i];
+                switch (t->parts[i].slot) {
+                case MESSAGE_SLOT_IDENT:
+                        r = split_ident(d, c->s, c->n, e);
+                        break;
+                case MESSAGE_SLOT_UNIT: /* the text names the unit itself: it wins over UNIT= and the prefix */
+                        free(e->unit);
+                        e->unit = NULL;
+                        r = set_mem(&e->unit, c->s, c->n);
+                        break;
+                case MESSAGE_SLOT_JOB_UNIT:
+                        r = set_mem(&e->job_unit, c->s, c->n);
+                        break;
+                case MESSAGE_SLOT_JOB_TYPE:
+                        r = set_mem(&e->job_type, c->s, c->n);
+                        break;
+                case MESSAGE_SLOT_CYCLE_UNIT:
+                        r = set_mem(&e->cycle_unit, c->s, c->n);
+                        break;
+                case MESSAGE_SLOT_RESULT:
+                case MESSAGE_SLOT_VERSION:
+                        r = set_mem(&e->result, c->s, c->n);
+                        break;
+                case MESSAGE_SLOT_EXIT_CODE:
+                        r = set_mem(&e->exit_code, c->s, c->n);
+                        break;
+                case MESSAGE_SLOT_EXIT_STATUS:
+                        r = set_mem(&e->exit_status, c->s, c->n);
+                        break;
+                case MESSAGE_SLOT_STEP:
+                        r = set_mem(&e->step, c->s, c->n);
+                        break;
+                case MESSAGE_SLOT_ERROR:
+                        r = set_mem(&e->error, c->s, c->n);
+                        break;
+                case MESSAGE_SLOT_JOBS:
+                        if (!e->cycle_jobs) {
+                                _cleanup_(freep) char *list = strndup_safe(c->s, c->n);
+                                r = list ? parse_cycle_list(list, &e->cycle_jobs) : -ENOMEM;
+                        }
+                        break;
+                default:
+                        break;
                 }
-        } else if (match(PAT_TASK_FAILED, rest, m)) {
-                e->type = JOURNAL_EVENT_SPAWN_FAILED;
-                if ((r = set_group(&e->step, rest, m, 2)) >= 0 && (r = set_group(&e->error, rest, m, 3)) >= 0)
-                        r = set_str(&e->result, "resources");
-        } else if (match(PAT_NAMESPACE, rest, m)) {
-                e->type = JOURNAL_EVENT_SPAWN_FAILED;
-                if ((r = set_str(&e->step, "NAMESPACE")) >= 0)
-                        r = set_group(&e->error, rest, m, 1);
-        } else if (match(PAT_FAILED_AT_STEP, rest, m)) {
-                e->type = JOURNAL_EVENT_SPAWN_FAILED;
-                if ((r = set_group(&e->step, rest, m, 1)) >= 0)
-                        r = set_group(&e->error, rest, m, 3);
-        } else if (match(PAT_JOB_FAILED_RESULT, rest, m) && group_is_unit(rest, m, 1)) {
-                e->type = JOURNAL_EVENT_JOB_FAILED;
-                free(e->unit);
-                if (!(e->unit = group_dup(rest, m, 1)))
-                        return -ENOMEM;
-                if ((r = set_group(&e->job_type, rest, m, 2)) >= 0)
-                        r = set_group(&e->result, rest, m, 3);
-        } else if (match(PAT_RESTART, rest, m))
-                e->type = JOURNAL_EVENT_RESTART;
-        else if (match(PAT_CYCLE_FOUND_ON, rest, m) && group_is_unit(rest, m, 1)) {
-                e->type = JOURNAL_EVENT_CYCLE_FOUND;
-                if ((r = set_group(&e->job_unit, rest, m, 1)) >= 0)
-                        r = set_str(&e->cycle_unit, prefix_unit ?: e->job_unit);
-        } else if (match(PAT_CYCLE_FOUND_LIST, rest, m)) {
-                _cleanup_(freep) char *list = group_dup(rest, m, 1);
-                e->type = JOURNAL_EVENT_CYCLE_FOUND;
-                if (!list)
-                        return -ENOMEM;
-                if ((r = parse_cycle_list(list, &e->cycle_jobs)) >= 0 && e->cycle_jobs && e->cycle_jobs[0] &&
-                    !e->job_unit)
-                        r = job_to_unit(e->cycle_jobs[0], &e->job_unit);
-                if (r >= 0)
-                        r = set_str(&e->cycle_unit, prefix_unit ?: e->job_unit);
-        } else if (match(PAT_CYCLE_DEP, rest, m) && group_is_unit(rest, m, 1)) {
-                e->type = JOURNAL_EVENT_CYCLE_DEPENDENCY;
-                if ((r = set_group(&e->job_unit, rest, m, 1)) >= 0)
-                        r = set_str(&e->cycle_unit, prefix_unit);
-        } else if (match(PAT_CYCLE_BREAKING, rest, m) && group_is_unit(rest, m, 1)) {
-                e->type = JOURNAL_EVENT_CYCLE_BREAKING;
-                if ((r = set_group(&e->job_unit, rest, m, 1)) >= 0 && (r = set_group(&e->job_type, rest, m, 2)) >= 0)
-                        r = set_str(&e->cycle_unit, prefix_unit);
-        } else if (match(PAT_CYCLE_DELETED, rest, m) && group_is_unit(rest, m, 1) && group_is_unit(rest, m, 3)) {
-                e->type = JOURNAL_EVENT_CYCLE_DELETED;
-                /* the cycle's start is in the text; the prefix is X from v235 but D before (journal.md §4) */
-                if ((r = set_group(&e->job_unit, rest, m, 1)) >= 0 && (r = set_group(&e->job_type, rest, m, 2)) >= 0)
-                        r = set_group(&e->cycle_unit, rest, m, 3);
-        } else if (match(PAT_CYCLE_UNFIXABLE, rest, m)) {
-                e->type = JOURNAL_EVENT_CYCLE_UNFIXABLE;
-                if (group_is_unit(rest, m, 2))
-                        r = set_group(&e->cycle_unit, rest, m, 2);
-                if (r >= 0)
-                        r = set_str(&e->cycle_unit, prefix_unit);
-        } else
-                return 0;
-        if (r < 0)
+        }
+        if (r < 0 || (r = set_str(&e->result, t->result)) < 0 || (r = set_str(&e->job_type, t->job_type)) < 0 ||
+            (r = set_str(&e->step, t->step)) < 0)
                 return r;
-        if (!e->unit && prefix_unit && !(e->unit = strdup(prefix_unit)))
-                return -ENOMEM;
-        return 1;
+
+        /* where the cycle's walk started: the text's prefix from v220, else (found-cycle lines) the job named */
+        if (f->type == JOURNAL_EVENT_CYCLE_FOUND && e->cycle_jobs && e->cycle_jobs[0] && !e->job_unit &&
+            (r = job_to_unit(e->cycle_jobs[0], &e->job_unit)) < 0)
+                return r;
+        if (f->type >= JOURNAL_EVENT_CYCLE_FOUND && f->type <= JOURNAL_EVENT_CYCLE_OTHER &&
+            (r = set_str(&e->cycle_unit, prefix_unit ?: f->type == JOURNAL_EVENT_CYCLE_FOUND ? e->job_unit : NULL)) < 0)
+                return r;
+        return set_str(&e->unit, prefix_unit);
 }
 
-/* Manager plain text of every era. */
-static int decode_manager_text(const char *msg, JournalEvent *e) {
+/* Splits "UNIT: rest" when UNIT is a plausible unit name. */
+static const char *unit_prefix(const char *msg, char **ret_unit) {
+        const char *c = strstr(msg, ": ");
+
+        *ret_unit = NULL;
+        if (!c || !journal_unit_name_plausible(msg, c - msg))
+                return NULL;
+        *ret_unit = strndup_safe(msg, c - msg);
+        return c + 2;
+}
+
+/* A text of writer w: the unit-scope forms after a "UNIT: " prefix first, then the whole-message forms. */
+static int decode_text(const JournalDecoder *d, MessageWriter w, const char *msg, JournalEvent *e) {
         _cleanup_(freep) char *prefix = NULL;
-        regmatch_t m[N_GROUPS];
+        Capture caps[PARTS_MAX];
         const char *rest;
-        int r;
+        const Form *f;
 
         rest = unit_prefix(msg, &prefix);
-        if (rest) {
-                r = decode_unit_text(rest, prefix, e);
-                if (r != 0)
-                        return r < 0 ? r : 0;
-        }
-
-        /* ≤v219 forms without a "U: " prefix */
-        r = decode_unit_text(msg, NULL, e);
-        if (r != 0)
-                return r < 0 ? r : 0;
-        if (match(PAT_UNIT_ENTERED_FAILED, msg, m) && group_is_unit(msg, m, 1)) {
-                e->type = JOURNAL_EVENT_UNIT_FAILED;
-                free(e->unit);
-                return (e->unit = group_dup(msg, m, 1)) ? 0 : -ENOMEM;
-        }
-        if (match(PAT_OLD_TASK_FAILED, msg, m) && group_is_unit(msg, m, 1)) {
-                e->type = JOURNAL_EVENT_SPAWN_FAILED;
-                free(e->unit);
-                if (!(e->unit = group_dup(msg, m, 1)))
-                        return -ENOMEM;
-                if ((r = set_group(&e->step, msg, m, 2)) < 0 || (r = set_group(&e->error, msg, m, 3)) < 0)
-                        return r;
-                return set_str(&e->result, "resources");
-        }
-        if (startswith(msg, "Startup finished in ")) {
-                e->type = JOURNAL_EVENT_STARTUP_FINISHED;
-                return 0;
-        }
-        if (match(PAT_MANAGER_VERSION, msg, m)) {
-                e->type = JOURNAL_EVENT_MANAGER_VERSION;
-                free(e->result);
-                return (e->result = group_dup(msg, m, 1)) ? 0 : -ENOMEM;
-        }
-        r = decode_status_text(msg, e);
-        if (r < 0)
-                return r;
-        if (e->type == JOURNAL_EVENT_NONE && strstr(msg, "ordering cycle"))
-                e->type = JOURNAL_EVENT_CYCLE_OTHER;
+        if (rest && (f = form_find(d, &d->index[1][w], rest, caps)))
+                return apply_form(d, f, caps, prefix, e);
+        if ((f = form_find(d, &d->index[0][w], msg, caps)))
+                return apply_form(d, f, caps, NULL, e);
         return 0;
 }
 
-static int decode_structured(const JournalFields *f, const char *mid, const char *msg, JournalEvent *e) {
+/* Does the record carry one of the values its <require> elements ask for (or ask for none)? */
+static bool mid_required(const MessageIdInfo *m, const JournalFields *f) {
+        for (size_t i = 0; i < m->n_requires; i++)
+                if (journal_fields_has(f, m->requires[i].field, m->requires[i].value))
+                        return true;
+        return m->n_requires == 0;
+}
+
+static int decode_structured(const JournalDecoder *d, const MidEntry *m, const JournalFields *f, const char *msg,
+                             JournalEvent *e) {
+        const MessageIdInfo *mi = m->info;
         int r = 0;
 
-        if (streq(mid, MID_JOB_STARTING)) {
-                e->type = JOURNAL_EVENT_JOB_START;
-                r = set_str(&e->job_type, "start");
-        } else if (streq(mid, MID_JOB_STARTED)) {
-                _cleanup_(freep) char *jr = NULL;
-                if ((r = set_field(&jr, f, "JOB_RESULT")) < 0 || (r = set_field(&jr, f, "RESULT")) < 0)
-                        return r;
-                e->type = JOURNAL_EVENT_JOB_DONE;
-                if (jr && !streq(jr, "done")) {
-                        e->type = streq(jr, "skipped") ? JOURNAL_EVENT_CONDITION_SKIP : JOURNAL_EVENT_JOB_FAILED;
-                        e->result = TAKE_PTR(jr);
-                }
-        } else if (streq(mid, MID_JOB_FAILED)) {
-                e->type = JOURNAL_EVENT_JOB_FAILED;
-                if ((r = set_field(&e->result, f, "JOB_RESULT")) >= 0)
-                        r = set_field(&e->result, f, "RESULT");
-        } else if (streq(mid, MID_STOPPING) || streq(mid, MID_STOPPED)) {
-                e->type = JOURNAL_EVENT_STOP;
-                r = set_str(&e->job_type, "stop");
-        } else if (streq(mid, MID_UNIT_SUCCESS))
-                e->type = JOURNAL_EVENT_UNIT_SUCCESS;
-        else if (streq(mid, MID_UNIT_FAILURE_RESULT)) {
-                e->type = JOURNAL_EVENT_UNIT_FAILED;
-                r = set_field(&e->result, f, "UNIT_RESULT");
-        } else if (streq(mid, MID_UNIT_SKIPPED)) {
-                e->type = JOURNAL_EVENT_EXEC_CONDITION;
-                r = set_field(&e->result, f, "UNIT_RESULT");
-        } else if (streq(mid, MID_PROCESS_EXIT)) {
-                e->type = JOURNAL_EVENT_PROCESS_EXIT;
-                if ((r = set_field(&e->exit_code, f, "EXIT_CODE")) >= 0)
-                        r = set_field(&e->exit_status, f, "EXIT_STATUS");
-        } else if (streq(mid, MID_SPAWN_FAILED)) {
-                _cleanup_(freep) char *errnostr = NULL;
-                unsigned en;
-                e->type = JOURNAL_EVENT_SPAWN_FAILED;
-                if ((r = set_field(&errnostr, f, "ERRNO")) < 0)
-                        return r;
-                if (errnostr && safe_atou(errnostr, &en) >= 0 && en > 0 && en < 4096)
-                        r = set_str(&e->error, strerror((int) en));
-        } else if (streq(mid, MID_RESTART_SCHEDULED))
-                e->type = JOURNAL_EVENT_RESTART;
-        else if (streq(mid, MID_STARTUP_FINISHED) || streq(mid, MID_USER_STARTUP_FINISHED))
-                e->type = JOURNAL_EVENT_STARTUP_FINISHED;
-        else if (streq(mid, MID_ORDERING_CYCLE))
-                e->type = JOURNAL_EVENT_CYCLE_FOUND;
-        else if (streq(mid, MID_DELETING_JOB)) {
-                e->type = JOURNAL_EVENT_CYCLE_DELETED;
-                if ((r = set_field(&e->job_unit, f, "DELETED_UNIT")) >= 0)
-                        r = set_field(&e->job_type, f, "DELETED_TYPE");
-        } else if (streq(mid, MID_CYCLE_UNFIXABLE))
-                e->type = JOURNAL_EVENT_CYCLE_UNFIXABLE;
-        else if (streq(mid, MID_JOURNAL_STOP))
-                e->type = JOURNAL_EVENT_JOURNAL_STOPPED;
-        else if (streq(mid, MID_JOURNAL_USAGE)) {
-                if (msg && startswith(msg, "System Journal"))
-                        e->type = JOURNAL_EVENT_JOURNAL_FLUSHED;
-        }
-        if (r < 0)
+        if (!mid_required(mi, f))
+                return 0;
+        e->type = m->type;
+        if ((r = set_str(&e->job_type, mi->job_type)) < 0)
                 return r;
+        for (size_t i = 0; i < mi->n_fields; i++) {
+                const MessageField *x = &mi->fields[i];
+                if (streq(x->to, "errno")) {
+                        _cleanup_(freep) char *v = NULL;
+                        unsigned en;
+                        if ((r = set_field(&v, f, x->name)) < 0)
+                                return r;
+                        if (v && safe_atou(v, &en) >= 0 && en > 0 && en < 4096)
+                                r = set_str(&e->error, strerror((int) en));
+                } else
+                        r = set_field(streq(x->to, "result")      ? &e->result :
+                                      streq(x->to, "exit-code")   ? &e->exit_code :
+                                      streq(x->to, "exit-status") ? &e->exit_status :
+                                      streq(x->to, "job-unit")    ? &e->job_unit : &e->job_type,
+                                      f, x->name);
+                if (r < 0)
+                        return r;
+        }
+        if (e->result && mi->n_on_result > 0) {
+                ssize_t hit = -1;
+                for (size_t i = 0; i < mi->n_on_result && hit < 0; i++)
+                        if (streq_ptr(mi->on_result[i].value, e->result))
+                                hit = (ssize_t) i;
+                for (size_t i = 0; i < mi->n_on_result && hit < 0; i++)
+                        if (!mi->on_result[i].value)
+                                hit = (ssize_t) i;
+                if (hit >= 0)
+                        e->type = m->on_result_types[hit];
+        }
 
         /* The text fills in what older releases did not put into fields (RESULT before v235, no UNIT_RESULT
          * before v240, no DELETED_UNIT before v258), tells condition skips from real starts and gives the
-         * description. Stop and success records need nothing from it; a done job only its description, unless
-         * it says it was skipped. */
-        if (msg && (e->type == JOURNAL_EVENT_STOP || e->type == JOURNAL_EVENT_UNIT_SUCCESS ||
-                    e->type == JOURNAL_EVENT_RESTART))
-                return 0;
-        if (msg && e->type == JOURNAL_EVENT_JOB_DONE && !strstr(msg, "skipped")) {
-                const StatusText *st;
-                const char *obj;
-                size_t len;
-                _cleanup_(freep) char *unit = NULL;
-
-                if ((st = status_text_find(msg, &obj, &len)) && st->type == JOURNAL_EVENT_JOB_DONE) {
-                        if ((r = split_status_object(obj, len, &unit, &e->description)) < 0)
-                                return r;
-                        if (!e->unit)
-                                e->unit = TAKE_PTR(unit);
-                }
-                return 0;
-        }
-        if (msg && e->type != JOURNAL_EVENT_NONE && e->type < JOURNAL_EVENT_STARTUP_FINISHED) {
+         * description. Stop, success and restart records need nothing from it. */
+        if (msg && e->type != JOURNAL_EVENT_NONE && e->type < JOURNAL_EVENT_STARTUP_FINISHED &&
+            e->type != JOURNAL_EVENT_STOP && e->type != JOURNAL_EVENT_UNIT_SUCCESS && e->type != JOURNAL_EVENT_RESTART) {
                 JournalEvent t = { .type = JOURNAL_EVENT_NONE };
-                r = decode_manager_text(msg, &t);
+                r = decode_text(d, MESSAGE_WRITER_MANAGER, msg, &t);
                 if (r >= 0) {
                         if (t.type == JOURNAL_EVENT_CONDITION_SKIP && e->type == JOURNAL_EVENT_JOB_DONE)
                                 e->type = JOURNAL_EVENT_CONDITION_SKIP;
-                        if (t.type == e->type || (t.type == JOURNAL_EVENT_CONDITION_SKIP &&
-                                                  e->type == JOURNAL_EVENT_CONDITION_SKIP)) {
-                                if (!e->result && t.result)
-                                        e->result = TAKE_PTR(t.result);
-                                if (!e->exit_code && t.exit_code)
-                                        e->exit_code = TAKE_PTR(t.exit_code);
-                                if (!e->exit_status && t.exit_status)
-                                        e->exit_status = TAKE_PTR(t.exit_status);
-                                if (!e->error && t.error)
-                                        e->error = TAKE_PTR(t.error);
-                                if (!e->step && t.step)
-                                        e->step = TAKE_PTR(t.step);
-                                if (!e->job_unit && t.job_unit)
-                                        e->job_unit = TAKE_PTR(t.job_unit);
-                                if (!e->job_type && t.job_type)
-                                        e->job_type = TAKE_PTR(t.job_type);
-                                if (!e->cycle_unit && t.cycle_unit)
-                                        e->cycle_unit = TAKE_PTR(t.cycle_unit);
-                                if (!e->cycle_jobs && t.cycle_jobs)
+                        if (t.type == e->type) {
+                                char **from[] = { &t.result, &t.exit_code, &t.exit_status, &t.error, &t.step,
+                                                  &t.job_unit, &t.job_type, &t.cycle_unit };
+                                char **to[] = { &e->result, &e->exit_code, &e->exit_status, &e->error, &e->step,
+                                                &e->job_unit, &e->job_type, &e->cycle_unit };
+                                for (size_t i = 0; i < ELEMENTSOF(from); i++)
+                                        if (!*to[i])
+                                                *to[i] = TAKE_PTR(*from[i]);
+                                if (!e->cycle_jobs)
                                         e->cycle_jobs = TAKE_PTR(t.cycle_jobs);
                         }
                         if (!e->description && t.description)
@@ -799,9 +774,7 @@ static int decode_structured(const JournalFields *f, const char *mid, const char
                 if (r < 0)
                         return r;
         }
-        if (e->type == JOURNAL_EVENT_JOB_FAILED && !e->result)
-                return set_str(&e->result, "failed");
-        return 0;
+        return set_str(&e->result, mi->result);
 }
 
 static int collect_units(const JournalFields *f, char ***ret) {
@@ -842,14 +815,16 @@ static uint64_t field_u64(const JournalFields *f, const char *name) {
         return x;
 }
 
-static int decode(const JournalFields *f, JournalEvent *e) {
+
+static int decode(const JournalDecoder *d, const JournalFields *f, JournalEvent *e) {
         _cleanup_(freep) char *msg = NULL, *mid = NULL, *ident = NULL;
         bool kernel = journal_fields_has(f, "_TRANSPORT", "kernel");
         bool pid1 = journal_fields_has(f, "_PID", "1");
         bool has_unit = false, user = false, manager;
+        const MidEntry *m;
         const char *v;
         size_t l;
-        int r;
+        int r, role;
 
         if ((r = field_dup(f, "MESSAGE", &msg)) < 0 || (r = field_dup(f, "MESSAGE_ID", &mid)) < 0 ||
             (r = field_dup(f, "SYSLOG_IDENTIFIER", &ident)) < 0)
@@ -861,47 +836,34 @@ static int decode(const JournalFields *f, JournalEvent *e) {
         user = journal_fields_get(f, "USER_UNIT", &v, &l);
         if (has_unit && (r = set_str(&e->unit, e->units[0])) < 0)
                 return r;
+        role = writer_role(d, ident);
 
         /* Who wrote it: the system manager (PID 1, its kmsg copies, or its forked helpers that log with UNIT=),
          * or someone else. User managers (USER_UNIT=) are not the system manager. */
-        manager = !user && ((pid1 && !kernel) ||
-                            (kernel && streq_ptr(ident, "systemd")) ||
-                            (has_unit && (streq_ptr(ident, "systemd") || streq_ptr(ident, "systemd-executor"))));
+        manager = !user && ((pid1 && !kernel) || ((kernel || has_unit) && role == MESSAGE_WRITER_MANAGER));
 
-        if (mid && manager && strv_contains((char **) journal_event_message_ids, mid)) {
+        m = mid ? mid_find(d, mid) : NULL;
+        if (m && manager) {
                 e->origin = JOURNAL_ORIGIN_STRUCTURED;
-                return decode_structured(f, mid, msg, e);
+                return decode_structured(d, m, f, msg, e);
         }
         if (!msg)
                 return 0;
-        if (mid && streq(mid, MID_JOURNAL_STOP)) {
+        if (m && m->info->any_writer && m->type >= JOURNAL_EVENT_STARTUP_FINISHED) { /* journald's */
                 e->origin = JOURNAL_ORIGIN_OTHER;
-                e->type = JOURNAL_EVENT_JOURNAL_STOPPED;
-                return 0;
-        }
-        if (mid && streq(mid, MID_JOURNAL_USAGE) && startswith(msg, "System Journal")) {
-                e->origin = JOURNAL_ORIGIN_OTHER;
-                e->type = JOURNAL_EVENT_JOURNAL_FLUSHED;
-                return 0;
+                return decode_structured(d, m, f, NULL, e);
         }
         if (manager) {
                 e->origin = kernel ? JOURNAL_ORIGIN_KERNEL : JOURNAL_ORIGIN_TEXT;
-                return decode_manager_text(msg, e);
+                return decode_text(d, MESSAGE_WRITER_MANAGER, msg, e);
         }
-        if (streq_ptr(ident, "systemd-journald") && (startswith(msg, "Time spent on flushing to /var") ||
-                                                    startswith(msg, "System Journal ("))) {
+        if (role == MESSAGE_WRITER_JOURNALD) {
                 e->origin = JOURNAL_ORIGIN_OTHER;
-                e->type = JOURNAL_EVENT_JOURNAL_FLUSHED;
-                return 0;
+                return decode_text(d, MESSAGE_WRITER_JOURNALD, msg, e);
         }
-        if (kernel && (!ident || streq(ident, "kernel"))) {
-                regmatch_t m[N_GROUPS];
-                if (match(PAT_KERNEL_VERSION, msg, m)) {
-                        e->origin = JOURNAL_ORIGIN_OTHER;
-                        e->type = JOURNAL_EVENT_KERNEL_VERSION;
-                        return (e->result = group_dup(msg, m, 1)) ? 0 : -ENOMEM;
-                }
-                return 0;
+        if (kernel && (!ident || role == MESSAGE_WRITER_KERNEL)) {
+                e->origin = JOURNAL_ORIGIN_OTHER;
+                return decode_text(d, MESSAGE_WRITER_KERNEL, msg, e);
         }
         if (journal_fields_get(f, "_SYSTEMD_UNIT", &v, &l) && journal_unit_name_plausible(v, l) && !pid1 &&
             !(l == strlen("init.scope") && memcmp(v, "init.scope", l) == 0)) {
@@ -919,15 +881,12 @@ static int decode(const JournalFields *f, JournalEvent *e) {
         return 0;
 }
 
-int journal_event_decode(const JournalFields *f, JournalEvent *ret) {
+int journal_event_decode(const JournalDecoder *d, const JournalFields *f, JournalEvent *ret) {
         JournalEvent e = { .type = JOURNAL_EVENT_NONE, .origin = JOURNAL_ORIGIN_OTHER };
         int r;
 
         *ret = (JournalEvent) {};
-        r = patterns_compile();
-        if (r < 0)
-                return r;
-        r = decode(f, &e);
+        r = decode(d, f, &e);
         if (r < 0) {
                 journal_event_done(&e);
                 return r;

@@ -3,10 +3,12 @@
 
 /* Decoding of journal records into typed unit-lifecycle events, for every systemd era: structured records
  * (MESSAGE_ID, UNIT=, UNIT_RESULT=, JOB_RESULT=, …) and plain text from PID 1 on the journal, syslog or kernel
- * transport (knowledge/journal.md §1–§5). journal_event_decode() is a pure function of a field set, so the
- * same code serves sd-journal, tests and the fuzzer. Field data is bytes with a length, never NUL-terminated. */
+ * transport (knowledge/journal.md §1–§5). What the records look like is data (rules/messages.xml): a
+ * JournalDecoder is compiled from it once, and journal_event_decode() is then a pure function of a field set, so
+ * the same code serves sd-journal, tests and the fuzzer. Field data is bytes with a length, never NUL-terminated. */
 
 #include "basic/util.h"
+#include "rules/rules.h"
 
 typedef struct JournalField {
         const char *name;
@@ -51,7 +53,7 @@ typedef enum JournalEventType {
         JOURNAL_EVENT_CYCLE_BREAKING,   /* ≤v234: "Breaking ordering cycle by deleting job D/T" */
         JOURNAL_EVENT_CYCLE_DELETED,    /* "Job D/T deleted to break ordering cycle starting with X/T" */
         JOURNAL_EVENT_CYCLE_UNFIXABLE,  /* "Unable to break cycle" */
-        JOURNAL_EVENT_CYCLE_OTHER,      /* mentions an ordering cycle in no form known here: kept, not dropped */
+        JOURNAL_EVENT_CYCLE_OTHER,      /* an ordering cycle in no form known: kept, not dropped */
         JOURNAL_EVENT_STARTUP_FINISHED, /* "Startup finished in …" from PID 1 */
         JOURNAL_EVENT_JOURNAL_FLUSHED,  /* journald wrote to /var: the boot reached the persistent journal */
         JOURNAL_EVENT_JOURNAL_STOPPED,  /* journald stopped: the boot's journal ended cleanly */
@@ -92,13 +94,25 @@ typedef struct JournalEvent {
 } JournalEvent;
 
 const char *journal_event_type_to_string(JournalEventType t);
+/* "none" is JOURNAL_EVENT_NONE; an unknown name is _JOURNAL_EVENT_INVALID. */
+JournalEventType journal_event_type_from_string(const char *s);
 const char *journal_origin_to_string(JournalOrigin o);
 
 void journal_event_done(JournalEvent *e);
 
+/* The compiled message rules. Built once from loaded Rules (which it borrows: they must outlive it). */
+typedef struct JournalDecoder JournalDecoder;
+
+/* Returns 0, -ENOMEM, or -EBADMSG when the rules name an event this decoder does not know. */
+int journal_decoder_new(const Rules *rules, JournalDecoder **ret);
+JournalDecoder *journal_decoder_free(JournalDecoder *d);
+static inline void journal_decoder_freep(JournalDecoder **d) {
+        journal_decoder_free(*d);
+}
+
 /* Decodes one record. Returns 1 with *ret filled (the caller must journal_event_done() it), 0 for a record of no
  * interest (*ret zeroed, type NONE), -ENOMEM. Never fails on malformed input. */
-int journal_event_decode(const JournalFields *f, JournalEvent *ret);
+int journal_event_decode(const JournalDecoder *d, const JournalFields *f, JournalEvent *ret);
 
 /* Is s a plausible systemd unit name (valid characters, a known type suffix, <= 255 bytes)? */
 bool journal_unit_name_plausible(const char *s, size_t n);
@@ -107,7 +121,7 @@ bool journal_unit_name_plausible(const char *s, size_t n);
  * Returns a static string or NULL. */
 const char *journal_find_errno_text(const char *text);
 
-/* The MESSAGE_IDs journal_event_decode() understands, NULL-terminated: for sd_journal_add_match(). */
-extern const char * const journal_event_message_ids[];
-/* Those of them that are also logged by others than PID 1 (systemd-executor from v255, journald). */
-extern const char * const journal_event_message_ids_not_pid1[];
+/* For sd_journal_add_match(), NULL-terminated lists owned by the decoder: the MESSAGE_IDs that others than PID 1
+ * write too (systemd-executor from v255, journald), and the SYSLOG_IDENTIFIERs of a writer (manager, journald). */
+char * const *journal_decoder_message_ids_not_pid1(const JournalDecoder *d);
+char * const *journal_decoder_identifiers(const JournalDecoder *d, MessageWriter role);

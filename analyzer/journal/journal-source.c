@@ -508,14 +508,17 @@ static int add_matches(sd_journal *j, const JournalScanMatches *m) {
                  * own output and its helpers' records (the forked child, systemd-executor: UNIT=U) run in its
                  * cgroup, so _SYSTEMD_UNIT= finds both and a UNIT= term would add nothing. Every term costs
                  * each step of sd_journal_next(), so the list is kept short. */
-                for (const char * const *id = journal_event_message_ids_not_pid1; *id; id++)
+                bool any = false;
+                for (char * const *id = m->message_ids; id && *id; id++, any = true)
                         if ((r = add_match_str(j, "MESSAGE_ID", *id)) < 0)
                                 return r;
-                if ((r = sd_journal_add_disjunction(j)) < 0 || (r = sd_journal_add_match(j, "_PID=1", 0)) < 0 ||
-                    (r = sd_journal_add_disjunction(j)) < 0 ||
-                    (r = sd_journal_add_match(j, "SYSLOG_IDENTIFIER=systemd-journald", 0)) < 0 ||
+                if ((any && (r = sd_journal_add_disjunction(j)) < 0) || (r = sd_journal_add_match(j, "_PID=1", 0)) < 0 ||
                     (r = sd_journal_add_disjunction(j)) < 0)
                         return r;
+                for (char * const *id = m->journald; id && *id; id++)
+                        if ((r = add_match_str(j, "SYSLOG_IDENTIFIER", *id)) < 0 ||
+                            (r = sd_journal_add_disjunction(j)) < 0)
+                                return r;
                 if (m->units[0]) {
                         STRV_FOREACH(u, m->units)
                                 if ((r = add_match_str(j, "_SYSTEMD_UNIT", *u)) < 0)
@@ -524,10 +527,15 @@ static int add_matches(sd_journal *j, const JournalScanMatches *m) {
                                 return r;
                 }
         }
-        /* PID 1's messages that came through kmsg (before journald ran, on VMs and hardware) */
-        if ((r = sd_journal_add_match(j, "_TRANSPORT=kernel", 0)) < 0 ||
-            (r = sd_journal_add_match(j, "SYSLOG_IDENTIFIER=systemd", 0)) < 0)
+        /* PID 1's messages that came through kmsg (before journald ran, on VMs and hardware); without the
+         * manager's identifiers no kernel record is read */
+        if (!m || !m->manager || !m->manager[0])
+                return 0;
+        if ((r = sd_journal_add_match(j, "_TRANSPORT=kernel", 0)) < 0)
                 return r;
+        for (char * const *id = m->manager; *id; id++)
+                if ((r = add_match_str(j, "SYSLOG_IDENTIFIER", *id)) < 0)
+                        return r;
         return 0;
 }
 

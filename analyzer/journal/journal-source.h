@@ -67,6 +67,11 @@ typedef struct JournalScanMatches {
          * records (_PID=1, kmsg copies of PID 1, journald, the MESSAGE_IDs others log) plus, for these units,
          * what runs in their cgroup (_SYSTEMD_UNIT=): their own output and their helpers' records. */
         char **units;
+        /* from the message rules (journal_decoder_*()): MESSAGE_IDs others than PID 1 write, journald's and the
+         * manager's SYSLOG_IDENTIFIERs (the latter for PID 1's kmsg copies); NULL: none */
+        char * const *message_ids;
+        char * const *journald;
+        char * const *manager;
 } JournalScanMatches;
 
 /* Called for every matching entry of a selected boot; boot is an index into s->boots. A negative return stops

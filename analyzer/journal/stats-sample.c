@@ -62,6 +62,7 @@ void stats_sample_done(StatsSample *s) {
 }
 
 typedef struct LoadContext {
+        const JournalDecoder *decoder;
         BootAnalysis *analysis;
         const ssize_t *to_analysis; /* source boot -> analysis boot */
         JournalProgressCallback progress;
@@ -82,7 +83,7 @@ static int on_entry(const JournalFields *f, size_t boot, void *userdata) {
         if (b < 0)
                 return 0;
         c->analysis->boots[b].n_entries++;
-        r = journal_event_decode(f, &e);
+        r = journal_event_decode(c->decoder, f, &e);
         if (r <= 0)
                 return r;
         r = boot_analysis_add_event(c->analysis, (size_t) b, &e);
@@ -113,7 +114,12 @@ int stats_sample_load(StatsSample *s, const char *label, const JournalSourceSpec
                       JournalProgressCallback progress, void *userdata) {
         _cleanup_(freep) ssize_t *to_analysis = NULL;
         _cleanup_(freep) char **ids = NULL;
-        JournalScanMatches m = { .units = o->units };
+        JournalScanMatches m = {
+                .units = o->units,
+                .message_ids = journal_decoder_message_ids_not_pid1(o->decoder),
+                .journald = journal_decoder_identifiers(o->decoder, MESSAGE_WRITER_JOURNALD),
+                .manager = journal_decoder_identifiers(o->decoder, MESSAGE_WRITER_MANAGER),
+        };
         BootAnalysisOptions ao = { .output_signatures = o->output_signatures };
         sd_id128_t current = {};
         bool local = !journal_source_spec_is_set(spec);
@@ -177,7 +183,8 @@ int stats_sample_load(StatsSample *s, const char *label, const JournalSourceSpec
         s->boots_in_journal = (unsigned) kept;
 
         r = journal_source_scan(s->source, &m, s->selected, on_entry, progress ? on_progress : NULL,
-                                &(LoadContext) { .analysis = s->analysis, .to_analysis = to_analysis,
+                                &(LoadContext) { .decoder = o->decoder, .analysis = s->analysis,
+                                                 .to_analysis = to_analysis,
                                                  .progress = progress, .progress_userdata = userdata });
         if (r < 0)
                 return r;

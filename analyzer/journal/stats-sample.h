@@ -9,6 +9,7 @@
 #include "journal/journal-source.h"
 
 typedef struct StatsOptions {
+        const JournalDecoder *decoder; /* the message rules (borrowed; required) */
         char **units;                /* --unit; NULL: every unit with evidence */
         bool not_run_is_failure;     /* "not run" counts as a failure (default) */
         bool cycle_is_failure;       /* a unit named in an ordering cycle counts as failed in that boot */

@@ -27,6 +27,7 @@ void finding_list_done(FindingList *l) {
                 free(f->fix);
                 finding_fix_free(f->fix_details);
                 free(f->suppressed);
+                free(f->profile);
         }
         l->items = mfree(l->items);
         l->n = l->allocated = 0;

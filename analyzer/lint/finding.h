@@ -34,6 +34,8 @@ typedef struct Finding {
         char *fix;         /* proposed repair (text), or NULL */
         FindingFix *fix_details; /* how it was chosen, or NULL */
         char *suppressed;  /* NULL, or where the suppression came from ("file:line" or "override file:line") */
+        char *profile;     /* NULL, or what of the target's profile the finding goes through ("with ifupdown's
+                            * networking.service, as installed by default on debian-bookworm") */
 } Finding;
 
 typedef struct FindingList {

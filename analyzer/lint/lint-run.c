@@ -3,6 +3,7 @@
 
 #include "basic/unit-name.h"
 #include "lint/check-common.h"
+#include "lint/lint-profile.h"
 #include "lint/lint-run.h"
 #include "load/fstab-generator.h"
 #include "load/unit-words.h"
@@ -200,7 +201,7 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
         r = model_new(&(ModelOptions) { .root = o->root, .extra_dirs = o->extra_dirs, .systemd = o->version,
                                         .package_root = o->package_root, .package_dirs = o->package_dirs,
                                         .distro = o->distro, .target = o->target,
-                                        .generator_dir = o->generator_dir },
+                                        .generator_dir = o->generator_dir, .profile = o->profile },
                       rules, &run->model, diags);
         if (r < 0)
                 return r;
@@ -301,6 +302,9 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
                                 return r;
                         }
                 }
+                r = lint_profile_annotate(&lc, o->profile, &run->findings, before);
+                if (r < 0)
+                        return r;
                 r = suppress_findings(&run->findings, before, run->units[i]->unit, o->suppressions);
                 if (r < 0)
                         return r;

@@ -21,6 +21,7 @@ typedef struct LintRunOptions {
         unsigned version;
         const char *distro;        /* "ubuntu", "debian", ... or NULL */
         const char *target;        /* the canonical --target name, or NULL (ModelOptions.target) */
+        const Profile *profile;    /* what a default installation of the target adds (rules.h), or NULL */
         const char *generator_dir; /* offline fstab-generator output (lint_generate()), or NULL */
         const char *anchor;        /* the transaction's target, NULL: default.target */
         bool anchor_given;         /* the anchor was asked for: failing to load it is an input error */

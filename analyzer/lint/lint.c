@@ -61,6 +61,15 @@ char *lint_describe_edge(const LintContext *c, uint32_t edge) {
                 if (!where)
                         return NULL;
         }
+        /* an edge of a profile's unit names the package it comes from */
+        const ModelUnit *fu = model_unit_of_node(c->model, e->from);
+        if (fu && fu->profile_package && o->kind != ORIGIN_LINK) {
+                char *t = strjoin(where, ", ", fu->profile_package);
+                free(where);
+                where = t;
+                if (!where)
+                        return NULL;
+        }
         (void) asprintf_safe(&r, "%s %s=%s (%s)", graph_node_name(g, e->from), dep_type_to_string(e->type),
                              graph_node_name(g, e->to), where);
         return r;

@@ -49,6 +49,7 @@ static void model_unit_free(ModelUnit *u) {
         for (size_t i = 0; i < u->n_mounts_for; i++)
                 free(u->mounts_for[i].path);
         free(u->mounts_for);
+        free(u->profile_package);
         free(u->set_keys);
         free(u->set_values);
         free(u);
@@ -256,11 +257,14 @@ static int base_unit_new(Model *m, const BaseUnit *bu, Unit *loaded, Unit **ret)
         u->links = TAKE_PTR(loaded->links);
         u->n_links = loaded->n_links;
         loaded->n_links = 0;
-        /* systemd's static links, then what the release adds, less the static links it removes (a root has its
-         * own enablement) and those to units it leaves out */
+        /* systemd's static links, then what the release adds (a root has its own enablement), less the static
+         * links it removes and those to units it leaves out; then the profile's */
         const BaseTarget *enabling = m->opts.root ? NULL : m->base_target;
-        for (int from_target = 0; from_target < 2; from_target++) {
-                n_links = from_target ? base_target_links(enabling, bu->name, &links)
+        for (int from = 0; from < 3; from++) {
+                const char *file = from == 2 ? (m->opts.profile ? profile_file(m->opts.profile) : NULL)
+                                             : (m->base ? base_model_file(m->base) : NULL);
+                n_links = from == 2 ? profile_links(m->opts.profile, bu->name, &links)
+                          : from == 1 ? base_target_links(enabling, bu->name, &links)
                                       : base_model_links(m->base, bu->name, &links);
                 if (n_links == 0)
                         continue;
@@ -270,10 +274,10 @@ static int base_unit_new(Model *m, const BaseUnit *bu, Unit *loaded, Unit **ret)
                 u->links = nl;
                 for (size_t i = 0; i < n_links; i++) {
                         _cleanup_(freep) char *path = NULL;
-                        if (!from_target && (base_target_unlinks(enabling, &links[i], bu->name) ||
-                                             base_target_omits(m->base_target, links[i].name)))
+                        if (from == 0 && (base_target_unlinks(enabling, &links[i], bu->name) ||
+                                          base_target_omits(m->base_target, links[i].name)))
                                 continue;
-                        if (asprintf_safe(&path, "%s:%u", path_basename(bu->file), links[i].line) < 0)
+                        if (asprintf_safe(&path, "%s:%u", path_basename(file), links[i].line) < 0)
                                 return -ENOMEM;
                         u->links[u->n_links++] = (DirLink) {
                                 .kind = links[i].type == DEP_REQUIRES ? LINK_REQUIRES
@@ -344,8 +348,9 @@ static int load_absent(Model *m, const char *name, PrefetchEntry *hint, ModelUni
         r = r > 0 ? lr : loader_load(m->loader, name, &u, m->diags);
         if (r < 0)
                 return r;
-        /* no file in the tree (slices, mounts and devices count as loaded without one): the base model's */
-        if (m->base && !u->fragment_path && IN_SET_LOAD(u->load_state)) {
+        /* no file in the tree (slices, mounts and devices count as loaded without one): the base model's, else
+         * the profile's */
+        if ((m->base || m->opts.profile) && !u->fragment_path && IN_SET_LOAD(u->load_state)) {
                 const char *alias = base_model_alias(m->base, name) ?: base_target_alias(m->base_target, name);
                 const BaseUnit *bu = base_model_unit(m->base, alias ?: name);
                 _cleanup_(freep) char *template = NULL;
@@ -355,6 +360,12 @@ static int load_absent(Model *m, const char *name, PrefetchEntry *hint, ModelUni
                 /* a unit the release's build keeps out of the unit path is not there */
                 if (bu && base_target_omits(m->base_target, bu->name))
                         bu = NULL;
+                if (!bu && m->opts.profile) {
+                        alias = profile_alias(m->opts.profile, name);
+                        bu = profile_unit(m->opts.profile, alias ?: name);
+                        if (!bu && template)
+                                bu = profile_unit(m->opts.profile, template);
+                }
                 if (bu) {
                         Unit *b = NULL;
                         if (alias) {
@@ -392,20 +403,35 @@ static int load_absent(Model *m, const char *name, PrefetchEntry *hint, ModelUni
         mu->unit = TAKE_PTR(u);
         mu->base = mu->unit->fragment_path && m->base &&
                    streq(mu->unit->fragment_path, path_basename(base_model_file(m->base)));
+        if (mu->unit->fragment_path && m->opts.profile &&
+            streq(mu->unit->fragment_path, path_basename(profile_file(m->opts.profile)))) {
+                _cleanup_(freep) char *template = NULL;
+                const BaseUnit *pu = profile_unit(m->opts.profile, mu->unit->id);
+                if (!pu && unit_name_template(mu->unit->id, &template) >= 0)
+                        pu = profile_unit(m->opts.profile, template);
+                if (pu && asprintf_safe(&mu->profile_package, "%s %s", pu->package, pu->version) < 0)
+                        mu->profile_package = NULL;
+                if (pu && !mu->profile_package) {
+                        model_unit_free(mu);
+                        return -ENOMEM;
+                }
+        }
         r = register_unit(m, mu);
         if (r < 0) {
                 if (m->n_units == 0 || m->units[m->n_units - 1] != mu)
                         model_unit_free(mu);
                 return r;
         }
-        /* the base model is our data: what systemd would warn about in it is no news to the user */
-        r = unit_settings_classify(mu->unit, m->rules, m->opts.systemd, &mu->st, mu->base ? &scratch : m->diags);
+        /* the base model and the profiles are our data: what systemd would warn about in them is no news to the
+         * user */
+        bool ours = mu->base || mu->profile_package;
+        r = unit_settings_classify(mu->unit, m->rules, m->opts.systemd, &mu->st, ours ? &scratch : m->diags);
         if (r < 0)
                 return r;
         for (size_t i = 0; i < mu->unit->n_settings; i++)
                 if (mu->st[i] == SETTING_EFFECTIVE)
                         mu->st_keys |= model_setting_key_bit(mu->unit->settings[i].key);
-        if (unit_verify(mu->unit, mu->st, &m->features, mu->base ? &scratch : m->diags) > 0)
+        if (unit_verify(mu->unit, mu->st, &m->features, ours ? &scratch : m->diags) > 0)
                 mu->unit->load_state = LOAD_BAD_SETTING;
         /* units of these types exist without a file only when the manager made them or the kernel has them */
         if (mu->unit->load_state == LOAD_LOADED && !mu->unit->fragment_path &&

@@ -26,6 +26,9 @@ typedef struct ModelOptions {
         const char *target;
         bool offline;       /* as systemd-analyze verify sees units (its manager defaults, no mount table) */
         bool no_base;       /* never use the base model */
+        /* what a default installation of the target release adds (rules/profile-TARGET.xml), or NULL: its units
+         * where neither the files nor the base model have one, its links on top */
+        const Profile *profile;
         char **mounted;     /* mount points known from the mount table: their mount units exist without a file */
         /* the running system's mount table in PID 1's order, or NULL: file system types of mounts without
          * Type=, and which mount units PID 1 loaded as references before the table named them */
@@ -47,6 +50,7 @@ typedef struct ModelUnit {
         uint64_t st_keys;   /* which keys the effective settings have, as bits of setting_key_bit() */
         uint32_t node;
         bool base;          /* from the embedded base model */
+        char *profile_package; /* from ModelOptions.profile: its package and version ("ifupdown 0.8.41"), else NULL */
         bool loaded;        /* load state "loaded" (a unit without a file may be loaded: slices, -.mount, ...) */
         bool default_deps;
         bool target;        /* asked for by model_add() */

@@ -46,6 +46,33 @@ void report_json_finding(JsonWriter *w, const Finding *x) {
         }
         if (x->suppressed)
                 json_kv_string(w, "suppressed", x->suppressed);
+        if (x->profile)
+                json_kv_string(w, "profile", x->profile);
+        json_end_object(w);
+}
+
+/* The profile the units were judged with, or null. */
+static void profile(JsonWriter *w, const Profile *p) {
+        json_key(w, "profile");
+        if (!p) {
+                json_null(w);
+                return;
+        }
+        json_begin_object(w);
+        json_kv_string(w, "name", profile_name(p));
+        json_kv_string(w, "target", profile_target(p));
+        json_kv_bool(w, "default", profile_is_default(p));
+        json_kv_string(w, "file", path_basename(profile_file(p)));
+        json_key(w, "packages");
+        json_begin_array(w);
+        for (size_t i = 0; i < profile_package_count(p); i++) {
+                const ProfilePackage *k = profile_package_get(p, i);
+                json_begin_object(w);
+                json_kv_string(w, "name", k->name);
+                json_kv_string(w, "version", k->version);
+                json_end_object(w);
+        }
+        json_end_array(w);
         json_end_object(w);
 }
 
@@ -117,6 +144,7 @@ int report_json(const FindingList *l, const ReportMeta *m, FILE *f) {
         json_kv_uint(&w, "systemd", m->systemd);
         json_kv_string(&w, "target", m->target);
         report_json_nearest_model(&w, m->version_choice);
+        profile(&w, m->profile);
         json_key(&w, "findings");
         json_begin_array(&w);
         for (size_t i = 0; i < l->n; i++) {

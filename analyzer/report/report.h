@@ -25,6 +25,7 @@ typedef struct ReportMeta {
         const TmpfilesList *tmpfiles; /* JSON: their and the root's tmpfiles.d lines (NULL: none) */
         const VersionChoice *version_choice; /* with --nearest-model out of range: the version asked for (or NULL) */
         const char *nearest_note;            /* then the line that says so (version_choice_note()), else NULL */
+        const Profile *profile;       /* the target's profile the units were judged with (NULL: none) */
 } ReportMeta;
 
 /* With --nearest-model out of range (version_choice_nearest(c)): the JSON member "nearest_model": {"asked",

@@ -74,13 +74,11 @@ void rules_base_done(Rules *r) {
         r->n_bases = 0;
 }
 
-static size_t links_of(const BaseLink *links, size_t n_links, const char *unit, const BaseLink **ret);
-
-static int unit_cmp(const void *a, const void *b) {
+int base_unit_cmp(const void *a, const void *b) {
         return strcmp(((const BaseUnit *) a)->name, ((const BaseUnit *) b)->name);
 }
 
-static int link_cmp(const void *a, const void *b) {
+int base_link_cmp(const void *a, const void *b) {
         const BaseLink *x = a, *y = b;
         int c = strcmp(x->unit, y->unit);
         return c != 0 ? c : (x->line > y->line) - (x->line < y->line);
@@ -190,7 +188,7 @@ static int parse_target(BaseModel *b, const RulesFile *f, xmlNode *n, DiagList *
                         error = error ?: q;
         }
         if (t->n_links > 0)
-                qsort_safe(t->links, t->n_links, sizeof(BaseLink), link_cmp);
+                qsort_safe(t->links, t->n_links, sizeof(BaseLink), base_link_cmp);
         return error;
 }
 
@@ -248,13 +246,13 @@ int rules_parse_base(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags)
                         error = error ?: q;
         }
         if (b->n_units > 0)
-                qsort_safe(b->units, b->n_units, sizeof(BaseUnit), unit_cmp);
+                qsort_safe(b->units, b->n_units, sizeof(BaseUnit), base_unit_cmp);
         for (size_t i = 1; i < b->n_units; i++)
                 if (streq(b->units[i].name, b->units[i - 1].name))
                         error = rules_bad(diags, f->path, b->units[i].line, "unit %s is defined twice",
                                           b->units[i].name);
         if (b->n_links > 0)
-                qsort_safe(b->links, b->n_links, sizeof(BaseLink), link_cmp);
+                qsort_safe(b->links, b->n_links, sizeof(BaseLink), base_link_cmp);
         for (size_t i = 0; i < b->n_targets && error == 0; i++)
                 error = check_target(b, &b->targets[i], diags);
         if (error < 0)
@@ -322,7 +320,7 @@ const char *base_model_source(const BaseModel *b) {
 
 const BaseUnit *base_model_unit(const BaseModel *b, const char *name) {
         BaseUnit key = { .name = name };
-        return b && b->n_units ? bsearch(&key, b->units, b->n_units, sizeof(BaseUnit), unit_cmp) : NULL;
+        return b && b->n_units ? bsearch(&key, b->units, b->n_units, sizeof(BaseUnit), base_unit_cmp) : NULL;
 }
 
 size_t base_model_unit_count(const BaseModel *b) {
@@ -333,9 +331,25 @@ const BaseUnit *base_model_unit_get(const BaseModel *b, size_t i) {
         return b && i < b->n_units ? &b->units[i] : NULL;
 }
 
-size_t base_model_links(const BaseModel *b, const char *unit, const BaseLink **ret) {
+size_t base_links_find(const BaseLink *links, size_t n_links, const char *unit, const BaseLink **ret) {
+        size_t lo = 0, hi = n_links, n;
+
         *ret = NULL;
-        return b ? links_of(b->links, b->n_links, unit, ret) : 0;
+        while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                if (strcmp(links[mid].unit, unit) < 0)
+                        lo = mid + 1;
+                else
+                        hi = mid;
+        }
+        for (n = 0; lo + n < n_links && streq(links[lo + n].unit, unit); n++)
+                ;
+        *ret = n ? &links[lo] : NULL;
+        return n;
+}
+
+size_t base_model_links(const BaseModel *b, const char *unit, const BaseLink **ret) {
+        return base_links_find(b ? b->links : NULL, b ? b->n_links : 0, unit, ret);
 }
 
 const char *base_model_alias(const BaseModel *b, const char *name) {
@@ -390,25 +404,9 @@ const char *base_target_source(const BaseTarget *t) {
         return t->source;
 }
 
-static size_t links_of(const BaseLink *links, size_t n_links, const char *unit, const BaseLink **ret) {
-        size_t lo = 0, hi = n_links, n;
-
-        while (lo < hi) {
-                size_t mid = (lo + hi) / 2;
-                if (strcmp(links[mid].unit, unit) < 0)
-                        lo = mid + 1;
-                else
-                        hi = mid;
-        }
-        for (n = 0; lo + n < n_links && streq(links[lo + n].unit, unit); n++)
-                ;
-        *ret = n ? &links[lo] : NULL;
-        return n;
-}
-
 size_t base_target_links(const BaseTarget *t, const char *unit, const BaseLink **ret) {
         *ret = NULL;
-        return t ? links_of(t->links, t->n_links, unit, ret) : 0;
+        return base_links_find(t ? t->links : NULL, t ? t->n_links : 0, unit, ret);
 }
 
 bool base_target_unlinks(const BaseTarget *t, const BaseLink *l, const char *unit) {

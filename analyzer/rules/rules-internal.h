@@ -97,6 +97,19 @@ struct Rules {
         struct BaseModel **bases;
         size_t n_bases;
 
+        /* profile-TARGET.xml */
+        struct Profile **profiles;
+        size_t n_profiles;
+        /* messages.xml */
+        MessageText *message_texts;
+        size_t n_message_texts, allocated_message_texts;
+        MessageIdInfo *message_ids;
+        size_t n_message_ids, allocated_message_ids;
+        MessageWriterInfo *message_writers;
+        size_t n_message_writers, allocated_message_writers;
+        MessageIdentInfo *message_idents;
+        size_t n_message_idents, allocated_message_idents;
+
         /* add the parsed data of new rules file kinds here */
 };
 
@@ -138,6 +151,16 @@ void rules_dependencies_done(Rules *r);
 int rules_parse_base(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
 int rules_base_finish(Rules *r, DiagList *diags);
 void rules_base_done(Rules *r);
+/* Shared with the profiles: BaseUnit by name, BaseLink by unit then line, and the links of unit in a sorted array. */
+int base_unit_cmp(const void *a, const void *b);
+int base_link_cmp(const void *a, const void *b);
+size_t base_links_find(const BaseLink *links, size_t n, const char *unit, const BaseLink **ret);
+
+int rules_parse_profiles(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
+void rules_profiles_done(Rules *r);
+
+int rules_parse_messages(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
+void rules_messages_done(Rules *r);
 
 /* Shared by the parse functions: a version attribute ("257"); absent is 0 when optional. Reports a DIAG_ERROR
  * naming file:line and returns -EBADMSG when the value is not a number (or missing and required). */

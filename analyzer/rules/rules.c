@@ -47,12 +47,27 @@ static const RulesFileKind rules_file_kinds[] = {
                 .done = rules_dependencies_done,
         },
         {
+                .pattern = "messages.xml",
+                .schema = "messages.rng",
+                .required = true,
+                .parse = rules_parse_messages,
+                .done = rules_messages_done,
+        },
+        {
                 .pattern = "base-*.xml",
                 .schema = "base.rng",
                 .required = false,
                 .parse = rules_parse_base,
                 .finish = rules_base_finish,
                 .done = rules_base_done,
+        },
+        {
+                /* after targets.xml: a profile names its target */
+                .pattern = "profile-*.xml",
+                .schema = "profile.rng",
+                .required = false,
+                .parse = rules_parse_profiles,
+                .done = rules_profiles_done,
         },
 };
 

@@ -213,6 +213,7 @@ typedef struct BaseUnit {
         const char *path;  /* where the distribution installs it (for messages), may be NULL */
         const char *file;  /* the rules file */
         unsigned line;     /* line of the file where text's first line is */
+        const char *package, *version; /* profiles: the package and version it comes from (NULL in base models) */
 } BaseUnit;
 
 typedef struct BaseLink {
@@ -220,6 +221,7 @@ typedef struct BaseLink {
         const char *unit;
         const char *name;
         unsigned line;
+        const char *package; /* profiles: the package whose installation or generator makes it (NULL in base models) */
 } BaseLink;
 
 typedef struct BaseModel BaseModel;
@@ -258,3 +260,139 @@ bool base_target_unlinks(const BaseTarget *t, const BaseLink *l, const char *uni
 bool base_target_omits(const BaseTarget *t, const char *unit);
 /* The unit an alias of the release stands for, or NULL (t may be NULL). */
 const char *base_target_alias(const BaseTarget *t, const char *name);
+/* ---- profiles (rules/profile-TARGET.xml): what a default installation of a release adds to its boot
+ * transaction beyond systemd's own units (its network stack, cloud-init), per profile */
+
+#define PROFILE_MINIMAL "minimal" /* systemd's units only: no profile */
+
+typedef struct ProfilePackage {
+        const char *name, *version;
+        const char *source; /* where it was read: a Debian archive file, an upstream repository at a tag */
+        const char *reason; /* why a default installation has it */
+} ProfilePackage;
+
+typedef struct Profile Profile;
+
+/* The profile name of target (a canonical name), its default one for name NULL. NULL when there is none. */
+const Profile *rules_profile(const Rules *r, const char *target, const char *name);
+/* "minimal" and the profile names of target, in file order (a new strv, NULL on OOM). */
+char **rules_profile_names(const Rules *r, const char *target);
+const char *profile_name(const Profile *p);
+const char *profile_target(const Profile *p);
+const char *profile_description(const Profile *p);
+const char *profile_file(const Profile *p); /* the rules file */
+bool profile_is_default(const Profile *p);
+size_t profile_package_count(const Profile *p);
+const ProfilePackage *profile_package_get(const Profile *p, size_t i);
+/* A unit of the profile (of the profiles it extends too), with package and version set; NULL when none. */
+const BaseUnit *profile_unit(const Profile *p, const char *name);
+/* The profile's links of unit (pointers into the profile; *ret_n of them). */
+size_t profile_links(const Profile *p, const char *unit, const BaseLink **ret);
+/* The unit an alias name stands for, or NULL. */
+const char *profile_alias(const Profile *p, const char *name);
+/* ---- journal messages (rules/messages.xml): how PID 1's lifecycle records look, per systemd version */
+
+/* The placeholders of a text form ({ident}, {unit}, …; messages.xml lists them), and a literal part. */
+typedef enum MessageSlot {
+        MESSAGE_SLOT_LITERAL,     /* not a placeholder: MessagePart.literal */
+        MESSAGE_SLOT_IDENT,       /* a unit as job status texts name it (StatusUnitFormat=) */
+        MESSAGE_SLOT_UNIT,
+        MESSAGE_SLOT_JOB_UNIT,
+        MESSAGE_SLOT_JOB_TYPE,
+        MESSAGE_SLOT_CYCLE_UNIT,
+        MESSAGE_SLOT_CYCLE_TYPE,
+        MESSAGE_SLOT_RESULT,
+        MESSAGE_SLOT_EXIT_CODE,
+        MESSAGE_SLOT_EXIT_STATUS,
+        MESSAGE_SLOT_STEP,
+        MESSAGE_SLOT_ERROR,
+        MESSAGE_SLOT_JOBS,
+        MESSAGE_SLOT_VERSION,
+        MESSAGE_SLOT_NUMBER,
+        MESSAGE_SLOT_TEXT,
+        _MESSAGE_SLOT_MAX,
+        _MESSAGE_SLOT_INVALID = -EINVAL,
+} MessageSlot;
+
+const char *message_slot_to_string(MessageSlot s); /* "ident", "unit", "job-unit", …; "" for the literal */
+MessageSlot message_slot_from_string(const char *s);
+
+typedef enum MessageWriter {
+        MESSAGE_WRITER_MANAGER,  /* PID 1 and its helpers (systemd-executor) */
+        MESSAGE_WRITER_JOURNALD,
+        MESSAGE_WRITER_KERNEL,
+        _MESSAGE_WRITER_MAX,
+        _MESSAGE_WRITER_INVALID = -EINVAL,
+} MessageWriter;
+
+const char *message_writer_to_string(MessageWriter w); /* "manager", "journald", "kernel" */
+MessageWriter message_writer_from_string(const char *s);
+
+typedef struct MessagePart {
+        MessageSlot slot;
+        const char *literal; /* MESSAGE_SLOT_LITERAL only, else NULL */
+} MessagePart;
+
+/* One text form (<text>). The strings live as long as the Rules. */
+typedef struct MessageText {
+        const char *event;        /* the event name of schema/messages.rng: "job-start", "unit-failed", … */
+        bool unit_scope;          /* the text after a "UNIT: " prefix; else the whole MESSAGE */
+        MessageWriter from;
+        const char *result, *job_type, *step; /* set by the form itself; NULL when not */
+        const char *form;         /* the text with its placeholders, white space normalised */
+        const MessagePart *parts; /* form split into literals and placeholders, in order */
+        size_t n_parts;
+        unsigned since, until;    /* 0: open */
+        const char *file;
+        unsigned line;
+} MessageText;
+
+typedef struct MessageField {
+        const char *name; /* the journal field: "UNIT_RESULT" */
+        const char *to;   /* what it sets: "result", "exit-code", "exit-status", "job-unit", "job-type", "errno" */
+        unsigned since, until;
+} MessageField;
+
+typedef struct MessageOnResult {
+        const char *value; /* NULL: any other value */
+        const char *event; /* NULL: the record's own event */
+} MessageOnResult;
+
+typedef struct MessageRequire {
+        const char *field, *value;
+        unsigned since, until;
+} MessageRequire;
+
+/* One structured record (<message-id>). */
+typedef struct MessageIdInfo {
+        const char *id;    /* 32 lower-case hex digits */
+        const char *name;  /* "SD_MESSAGE_UNIT_STARTED" */
+        const char *event;
+        const char *job_type, *result; /* set by the record; result only when nothing else gives one */
+        bool any_writer;   /* also written by others than PID 1 */
+        unsigned since, until;
+        const MessageField *fields;
+        size_t n_fields;
+        const MessageOnResult *on_result;
+        size_t n_on_result;
+        const MessageRequire *requires;
+        size_t n_requires;
+} MessageIdInfo;
+
+typedef struct MessageWriterInfo {
+        const char *identifier; /* SYSLOG_IDENTIFIER */
+        MessageWriter role;
+        unsigned since, until;
+} MessageWriterInfo;
+
+typedef struct MessageIdentInfo {
+        const char *format;    /* "description", "name", "combined" */
+        const char *separator; /* combined: between name and description (" - "); else NULL */
+        unsigned since, until;
+} MessageIdentInfo;
+
+/* The entries of messages.xml, in file order: *ret points into the Rules; the count is returned. */
+size_t rules_message_texts(const Rules *r, const MessageText **ret);
+size_t rules_message_ids(const Rules *r, const MessageIdInfo **ret);
+size_t rules_message_writers(const Rules *r, const MessageWriterInfo **ret);
+size_t rules_message_idents(const Rules *r, const MessageIdentInfo **ret);

@@ -4,9 +4,32 @@
  * decoded, all go into a one-boot analysis, and race evidence and the critical chain are built for every unit. */
 
 #include "fuzz.h"
+#include "fuzz-util.h"
 #include "journal/boot-outcome.h"
 #include "journal/chain.h"
 #include "journal/race-evidence.h"
+
+static Rules *rules;
+static JournalDecoder *decoder;
+
+static void release(void) {
+        decoder = journal_decoder_free(decoder);
+        rules = rules_free(rules);
+}
+
+/* The message rules, loaded once: they are what the decoder reads, not the input. */
+static void setup(void) {
+        _cleanup_(diag_list_done) DiagList d = {};
+
+        if (decoder)
+                return;
+        if (rules_load(fuzz_rules_dir(), &rules, &d) < 0 || journal_decoder_new(rules, &decoder) < 0) {
+                diag_list_print(&d, stderr, DIAG_WARNING);
+                fprintf(stderr, "fuzz: cannot load the rules from %s (set BOOTRACE_RULES_DIR)\n", fuzz_rules_dir());
+                abort();
+        }
+        atexit(release);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         static const char * const anchors[] = { "systemd-remount-fs.service", "local-fs.target", NULL };
@@ -17,6 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         const char *p = (const char *) data, *end = p + size;
         uint64_t mono = 1;
 
+        setup();
         if (size > 1 << 16 || boot_analysis_new(ids, 1, &a) < 0)
                 return 0;
         while (p < end) {
@@ -33,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 }
                 if (p < end)
                         p++; /* the empty line */
-                if (journal_event_decode(&f, &e) > 0) {
+                if (journal_event_decode(decoder, &f, &e) > 0) {
                         int r = boot_analysis_add_event(a, 0, &e);
                         journal_event_done(&e);
                         if (r < 0)

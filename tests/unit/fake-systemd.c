@@ -854,7 +854,12 @@ int main(int argc, char *argv[]) {
                 fprintf(stderr, "fake-systemd: %s\n", strerror(-r));
                 return 1;
         }
-        printf("READY\n");
+        {
+                const char *unique = NULL;
+
+                (void) sd_bus_get_unique_name(F.bus, &unique);
+                printf("READY %s\n", unique ?: "?");
+        }
         fflush(stdout);
         r = sd_event_loop(F.event);
         F.held = sd_bus_message_unref(F.held);

@@ -127,6 +127,23 @@ static void test_classify(void) {
         ev(2, JOURNAL_EVENT_JOB_START, K, "twice.service", NULL, 50);
         ev(2, JOURNAL_EVENT_JOB_DONE, K, "twice.service", NULL, 60);
         ev(2, JOURNAL_EVENT_JOB_DONE, K, "twice.target", NULL, 70);
+        /* Restart=: a failed run, a restart PID 1 schedules itself, a good run (bt-restart-ok.service); and
+         * good runs until the start limit fails it (bt-limit.service) */
+        ev(2, JOURNAL_EVENT_JOB_START, S, "again.service", NULL, 100);
+        ev(2, JOURNAL_EVENT_PROCESS_EXIT, S, "again.service", NULL, 110);
+        ev(2, JOURNAL_EVENT_UNIT_FAILED, S, "again.service", "exit-code", 111);
+        ev(2, JOURNAL_EVENT_JOB_FAILED, S, "again.service", "failed", 112);
+        ev(2, JOURNAL_EVENT_RESTART, S, "again.service", NULL, 120);
+        ev(2, JOURNAL_EVENT_JOB_START, S, "again.service", NULL, 130);
+        ev(2, JOURNAL_EVENT_UNIT_SUCCESS, S, "again.service", NULL, 140);
+        ev(2, JOURNAL_EVENT_JOB_DONE, S, "again.service", NULL, 141);
+        for (uint64_t t = 100; t < 400; t += 100) {
+                ev(2, JOURNAL_EVENT_JOB_DONE, S, "limit.service", NULL, t);
+                ev(2, JOURNAL_EVENT_UNIT_SUCCESS, S, "limit.service", NULL, t + 10);
+                ev(2, JOURNAL_EVENT_RESTART, S, "limit.service", NULL, t + 20);
+        }
+        ev(2, JOURNAL_EVENT_UNIT_FAILED, S, "limit.service", "start-limit-hit", 400);
+        ev(2, JOURNAL_EVENT_JOB_FAILED, S, "limit.service", "failed", 401);
 
         tap_ok(boot_analysis_finish(a, &o) == 0, "finish");
 
@@ -148,6 +165,10 @@ static void test_classify(void) {
         tap_ok(ub("chatty.service", 2)->output_seen, "but it is known to have run");
         expect("ok.service", 2, OUTCOME_SKIPPED, "exec-condition", "ExecCondition skip");
         expect("fail.service", 2, OUTCOME_UNKNOWN, NULL, "no record in a boot: unknown");
+        expect("again.service", 2, OUTCOME_SUCCEEDED, NULL, "failed, restarted by PID 1, succeeded: the last run counts");
+        tap_ok(ub("again.service", 2)->restarts == 1 && ub("again.service", 2)->start_usec == 130,
+               "one restart; timed from the last start");
+        expect("limit.service", 2, OUTCOME_FAILED, "start-limit-hit", "restarted until the start limit: failed");
         tap_ok(ub("twice.service", 2)->start_usec == 50 && ub("twice.service", 2)->active_usec == 60,
                "started again after a stop: the later activation is timed");
         tap_ok(ub("twice.target", 2)->active_usec == 70 && ub("twice.target", 2)->outcome == OUTCOME_SUCCEEDED,

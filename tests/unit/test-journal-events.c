@@ -2,7 +2,10 @@
 /* Record decoding per systemd era, from synthetic field sets (knowledge/journal.md §1–§5). */
 
 #include "journal/journal-events.h"
+#include "rules/rules.h"
 #include "tap.h"
+
+static JournalDecoder *decoder;
 
 /* Decodes the record given as "NAME=value" strings (NULL-terminated). */
 static int decode(JournalEvent *e, const char * const *fields) {
@@ -13,7 +16,7 @@ static int decode(JournalEvent *e, const char * const *fields) {
                 if (journal_fields_add(&f, *x, strlen(*x)) < 0)
                         return -ENOMEM;
         f.monotonic_usec = 5000000;
-        r = journal_event_decode(&f, e);
+        r = journal_event_decode(decoder, &f, e);
         journal_fields_done(&f);
         return r;
 }
@@ -296,7 +299,7 @@ static void test_output_and_binary(void) {
         journal_fields_add(&f, binmid, sizeof binmid - 1);
         journal_fields_add(&f, "NOEQUALSIGN", 11);
         TAP_INTEQ(f.n, 3, "a blob without '=' is ignored");
-        tap_ok(journal_event_decode(&f, &e) == 1 && e.type == JOURNAL_EVENT_UNIT_FAILED &&
+        tap_ok(journal_event_decode(decoder, &f, &e) == 1 && e.type == JOURNAL_EVENT_UNIT_FAILED &&
                streq_ptr(e.unit, "foo.service"), "a message with a NUL and binary tail still decodes");
         journal_event_done(&e);
         journal_fields_done(&f);
@@ -310,11 +313,143 @@ static void test_output_and_binary(void) {
         tap_ok(!journal_find_errno_text("all is well"), "no errno text");
 }
 
+/* A sample value for each placeholder: what PID 1 would put there. */
+static const char *sample(MessageSlot slot) {
+        switch (slot) {
+        case MESSAGE_SLOT_IDENT:
+                return "foo.service - Foo daemon";
+        case MESSAGE_SLOT_UNIT:
+        case MESSAGE_SLOT_JOB_UNIT:
+        case MESSAGE_SLOT_CYCLE_UNIT:
+                return "foo.service";
+        case MESSAGE_SLOT_JOB_TYPE:
+        case MESSAGE_SLOT_CYCLE_TYPE:
+        case MESSAGE_SLOT_STEP:
+                return "start";
+        case MESSAGE_SLOT_RESULT:
+                return "exit-code";
+        case MESSAGE_SLOT_EXIT_CODE:
+                return "exited";
+        case MESSAGE_SLOT_EXIT_STATUS:
+                return "1/FAILURE";
+        case MESSAGE_SLOT_ERROR:
+                return "Read-only file system";
+        case MESSAGE_SLOT_JOBS:
+                return "foo.service/start after bar.service/start - after foo.service";
+        case MESSAGE_SLOT_VERSION:
+                return "257.13-1";
+        case MESSAGE_SLOT_NUMBER:
+                return "3";
+        default:
+                return "x";
+        }
+}
+
+/* Every form of messages.xml, filled with sample values and sent the way its writer sends it without a
+ * MESSAGE_ID (PID 1's through kmsg), decodes to its own event: no earlier form takes it, and the placeholders
+ * land where the event wants them. */
+static void test_every_form(const Rules *rules) {
+        const MessageText *t;
+        size_t n = rules_message_texts(rules, &t);
+        unsigned bad = 0;
+
+        for (size_t i = 0; i < n; i++) {
+                char msg[1024] = "MESSAGE=";
+                JournalEvent e;
+                int r;
+
+                if (t[i].unit_scope)
+                        strcat(msg, "foo.service: ");
+                for (size_t k = 0; k < t[i].n_parts; k++)
+                        strncat(msg, t[i].parts[k].slot == MESSAGE_SLOT_LITERAL ? t[i].parts[k].literal
+                                                                                 : sample(t[i].parts[k].slot),
+                                sizeof msg - strlen(msg) - 1);
+                r = t[i].from == MESSAGE_WRITER_JOURNALD ?
+                            DECODE(&e, "_PID=25", "_TRANSPORT=driver", "SYSLOG_IDENTIFIER=systemd-journald", msg) :
+                    t[i].from == MESSAGE_WRITER_KERNEL ?
+                            DECODE(&e, "_TRANSPORT=kernel", "SYSLOG_IDENTIFIER=kernel", msg) :
+                            DECODE(&e, "_TRANSPORT=kernel", "SYSLOG_IDENTIFIER=systemd", msg);
+                if (r < 0 || !streq_ptr(journal_event_type_to_string(e.type), t[i].event) ||
+                    (t[i].result && !streq_ptr(e.result, t[i].result))) {
+                        tap_diag("%s:%u: \"%s\" decodes to %s (result %s), not %s", t[i].file, t[i].line, msg + 8,
+                                 journal_event_type_to_string(e.type), strna(e.result), t[i].event);
+                        bad++;
+                } else if (t[i].unit_scope && !streq_ptr(e.unit, "foo.service")) {
+                        tap_diag("%s:%u: \"%s\": unit %s", t[i].file, t[i].line, msg + 8, strna(e.unit));
+                        bad++;
+                }
+                journal_event_done(&e);
+        }
+        tap_ok(n > 0 && bad == 0, "each of the %zu forms of messages.xml decodes to its own event", n);
+}
+
+/* The forms of one record per StatusUnitFormat= and the short condition texts of 257.11/258.5/260 */
+static void test_status_formats(void) {
+        JournalEvent e;
+
+        DECODE(&e, "_TRANSPORT=kernel", "SYSLOG_IDENTIFIER=systemd", "MESSAGE=Finished bt-ok.service.");
+        expect(&e, JOURNAL_EVENT_JOB_DONE, "bt-ok.service", "StatusUnitFormat=name: the name alone");
+        journal_event_done(&e);
+
+        DECODE(&e, "_TRANSPORT=kernel", "SYSLOG_IDENTIFIER=systemd", "MESSAGE=Finished BT outcome: succeeds.");
+        tap_ok(e.type == JOURNAL_EVENT_JOB_DONE && !e.unit && streq_ptr(e.description, "BT outcome: succeeds"),
+               "StatusUnitFormat=description: the description alone");
+        journal_event_done(&e);
+
+        DECODE(&e, "_TRANSPORT=kernel", "SYSLOG_IDENTIFIER=systemd",
+               "MESSAGE=bt-early-cond.service - BT early: skipped by a condition skipped, unmet condition check "
+               "ConditionPathExists=/etc/bt-missing");
+        expect(&e, JOURNAL_EVENT_CONDITION_SKIP, "bt-early-cond.service", "257.11+ short condition text, combined");
+        journal_event_done(&e);
+
+        DECODE(&e, "_TRANSPORT=kernel", "SYSLOG_IDENTIFIER=systemd",
+               "MESSAGE=bt-early-cond.service skipped, unmet condition check ConditionPathExists=/etc/bt-missing");
+        expect(&e, JOURNAL_EVENT_CONDITION_SKIP, "bt-early-cond.service", "the same with the name alone");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "MESSAGE_ID=39f53479d3a045ac8e11786248231fbf", "UNIT=bt-cond.service", "JOB_RESULT=done",
+               "MESSAGE=BT outcome: skipped by a condition skipped, unmet condition check ConditionPathExists=/x");
+        expect(&e, JOURNAL_EVENT_CONDITION_SKIP, "bt-cond.service", "structured, description alone");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "MESSAGE=foo.service: Succeeded.");
+        expect(&e, JOURNAL_EVENT_UNIT_SUCCESS, "foo.service", "v240-v247 \"Succeeded.\"");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=1", "MESSAGE=foo.service: main process exited, code=killed, status=9/KILL");
+        tap_ok(e.type == JOURNAL_EVENT_PROCESS_EXIT && streq_ptr(e.exit_code, "killed") &&
+               streq_ptr(e.exit_status, "9/KILL"), "v219 lower-case main process exit");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=25", "_TRANSPORT=driver", "SYSLOG_IDENTIFIER=systemd-journald",
+               "MESSAGE_ID=ec387f577b844b8fa948f33cad9a75e6", "JOURNAL_NAME=Runtime Journal",
+               "MESSAGE=Runtime Journal (/run/log/journal/x) is 1M, max 9M, 8M free.");
+        tap_ok(e.type == JOURNAL_EVENT_NONE, "the runtime journal's usage is no flush");
+        journal_event_done(&e);
+
+        DECODE(&e, "_PID=25", "_TRANSPORT=driver", "SYSLOG_IDENTIFIER=systemd-journald",
+               "MESSAGE_ID=ec387f577b844b8fa948f33cad9a75e6", "JOURNAL_NAME=System journal",
+               "MESSAGE=System journal (/var/log/journal/x) is 8M, max 4G, 4G free.");
+        tap_ok(e.type == JOURNAL_EVENT_JOURNAL_FLUSHED, "v229-v242 system journal usage is the flush");
+        journal_event_done(&e);
+}
+
 int main(void) {
+        _cleanup_(rules_freep) Rules *rules = NULL;
+        _cleanup_(diag_list_done) DiagList diags = {};
+
+        if (rules_load(NULL, &rules, &diags) < 0 || journal_decoder_new(rules, &decoder) < 0) {
+                diag_list_print(&diags, stderr, DIAG_WARNING);
+                printf("Bail out! cannot load the rules in %s\n", rules_default_dir());
+                return 1;
+        }
         test_structured();
         test_kernel_text();
         test_old_text();
         test_cycles();
         test_output_and_binary();
+        test_every_form(rules);
+        test_status_formats();
+        decoder = journal_decoder_free(decoder);
         return tap_done();
 }

@@ -43,11 +43,11 @@ static const char *valid_keys =
         "  </section>\n"
         "</unit-keys>\n";
 
-/* Writes targets.xml, unit-keys.xml and (unless NULL) base-252.xml into a fresh directory (with the real
- * schemas; with targets NULL, a copy of the whole real rules directory, so that cross-file checks run), loads it
- * and checks that it fails with a DIAG_ERROR at file:line and that nothing was printed to stderr. */
-static void check_broken_base(const char *name, const char *targets, const char *keys, const char *base,
-                              const char *bad_file, unsigned bad_line, const char *needle) {
+/* Writes targets.xml, unit-keys.xml and (unless NULL) messages.xml and base-252.xml into a fresh directory (with
+ * the real schemas; with targets NULL, a copy of the whole real rules directory, so that cross-file checks run),
+ * loads it and checks that it fails with a DIAG_ERROR at file:line and that nothing was printed to stderr. */
+static void check_broken_full(const char *name, const char *targets, const char *keys, const char *messages,
+                              const char *base, const char *bad_file, unsigned bad_line, const char *needle) {
         _cleanup_(freep) char *dir = NULL, *schema = NULL, *want_file = NULL, *errpath = NULL;
         _cleanup_(rules_freep) Rules *r = NULL;
         DiagList diags = {};
@@ -67,7 +67,10 @@ static void check_broken_base(const char *name, const char *targets, const char 
         if (!schema || (mkdir(schema, 0755) < 0 && errno != EEXIST))
                 goto fail;
         for (const char *s = "targets.rng"; s;
-             s = streq(s, "targets.rng") ? "unit-keys.rng" : streq(s, "unit-keys.rng") ? "base.rng" : NULL) {
+             s = streq(s, "targets.rng")     ? "unit-keys.rng"
+                 : streq(s, "unit-keys.rng") ? "messages.rng"
+                 : streq(s, "messages.rng")  ? "base.rng"
+                                             : NULL) {
                 _cleanup_(freep) char *from = strjoin(rules_default_dir(), "/schema/", s);
                 _cleanup_(freep) char *to = strjoin(schema, "/", s);
                 if (!from || !to || copy_file(from, to) < 0)
@@ -75,6 +78,7 @@ static void check_broken_base(const char *name, const char *targets, const char 
         }
         if ((targets && write_file(dir, "targets.xml", targets) < 0) ||
             (keys && write_file(dir, "unit-keys.xml", keys) < 0) ||
+            (messages && write_file(dir, "messages.xml", messages) < 0) ||
             (base && write_file(dir, "base-252.xml", base) < 0))
                 goto fail;
         want_file = strjoin(dir, "/", bad_file);
@@ -113,9 +117,66 @@ fail:
         diag_list_done(&diags);
 }
 
+static void check_broken_ex(const char *name, const char *targets, const char *keys, const char *messages,
+                            const char *bad_file, unsigned bad_line, const char *needle) {
+        check_broken_full(name, targets, keys, messages, NULL, bad_file, bad_line, needle);
+}
+
 static void check_broken(const char *name, const char *targets, const char *keys, const char *bad_file,
                          unsigned bad_line, const char *needle) {
-        check_broken_base(name, targets, keys, NULL, bad_file, bad_line, needle);
+        check_broken_ex(name, targets, keys, NULL, bad_file, bad_line, needle);
+}
+
+/* messages.xml with one <text> (line 8) after the minimum of the other elements */
+#define MESSAGES(text) \
+        "<?xml version=\"1.0\"?>\n<messages>\n" \
+        "  <ident format=\"description\" source=\"s\">d</ident>\n" \
+        "  <writer identifier=\"systemd\" role=\"manager\" source=\"s\"/>\n" \
+        "  <message-id id=\"39f53479d3a045ac8e11786248231fbf\" name=\"N\" event=\"job-done\" source=\"s\"/>\n" \
+        "\n\n" \
+        text "\n</messages>\n"
+
+static void test_broken_messages(void) {
+        check_broken_ex("unknown placeholder", valid_targets, valid_keys,
+                        MESSAGES("  <text event=\"job-done\" source=\"s\">Started {unitt}.</text>"), "messages.xml", 8,
+                        "unknown placeholder {unitt}");
+        check_broken_ex("unclosed placeholder", valid_targets, valid_keys,
+                        MESSAGES("  <text event=\"job-done\" source=\"s\">Started {ident.</text>"), "messages.xml", 8,
+                        "unclosed");
+        check_broken_ex("text version range", valid_targets, valid_keys,
+                        MESSAGES("  <text event=\"job-done\" since=\"250\" until=\"249\" source=\"s\">Started {ident}."
+                                 "</text>"), "messages.xml", 8, "after until");
+        check_broken_ex("unknown event", valid_targets, valid_keys,
+                        MESSAGES("  <text event=\"job-won\" source=\"s\">Started {ident}.</text>"), "messages.xml", 8,
+                        NULL);
+        check_broken_ex("one form twice", valid_targets, valid_keys,
+                        MESSAGES("  <text event=\"job-done\" until=\"250\" source=\"s\">Started {ident}.</text>\n"
+                                 "  <text event=\"job-done\" since=\"250\" source=\"s\">Started\n    {ident}.</text>"),
+                        "messages.xml", 9, "already given");
+}
+
+/* The shipped messages.xml as the loader gives it: forms split into their parts, white space normalised. */
+static void test_messages(const Rules *r) {
+        const MessageText *t;
+        const MessageIdInfo *m;
+        size_t n = rules_message_texts(r, &t), nm = rules_message_ids(r, &m);
+        bool parts_ok = true, wrapped_ok = false;
+
+        tap_ok(n > 50, "messages.xml: %zu text forms", n);
+        tap_ok(nm > 15, "messages.xml: %zu MESSAGE_IDs", nm);
+        for (size_t i = 0; i < n; i++) {
+                size_t l = 0;
+                for (size_t k = 0; k < t[i].n_parts; k++)
+                        l += t[i].parts[k].slot == MESSAGE_SLOT_LITERAL ? strlen(t[i].parts[k].literal)
+                                                                          : strlen(message_slot_to_string(
+                                                                                   t[i].parts[k].slot)) + 2;
+                parts_ok = parts_ok && l == strlen(t[i].form) && !strchr(t[i].form, '\n');
+                wrapped_ok = wrapped_ok || streq(t[i].form, "Failed to set up automount {ident}.");
+        }
+        tap_ok(parts_ok, "every form is its parts, on one line");
+        tap_ok(wrapped_ok, "a form wrapped in the file is one line with one space");
+        TAP_STREQ(message_slot_to_string(message_slot_from_string("exit-status")), "exit-status", "slot names");
+        tap_ok(message_slot_from_string("") < 0 && message_slot_from_string("nope") < 0, "unknown slot names");
 }
 
 /* A base model with one release's enablement; TARGET is put in before </base>. */
@@ -124,6 +185,11 @@ static void check_broken(const char *name, const char *targets, const char *keys
         "<unit name=\"local-fs.target\">\n[Unit]\nDescription=x\n</unit>\n"                                     \
         "<unit name=\"tmp.mount\">\n[Mount]\nWhat=tmpfs\n</unit>\n"                                             \
         "<link type=\"Wants\" unit=\"local-fs.target\" name=\"tmp.mount\"/>\n" target "</base>\n"
+
+static void check_broken_base(const char *name, const char *targets, const char *keys, const char *base,
+                              const char *bad_file, unsigned bad_line, const char *needle) {
+        check_broken_full(name, targets, keys, NULL, base, bad_file, bad_line, needle);
+}
 
 static void test_broken_base_targets(void) {
         check_broken_base("<target> of no release", NULL, NULL,
@@ -203,6 +269,108 @@ static void test_broken(void) {
                      "  <target name=\"a&ext;\" systemd=\"1\" status=\"verified\"/>\n</targets>\n",
                      valid_keys, "targets.xml", 3, NULL);
         check_broken("missing file", valid_targets, NULL, "unit-keys.xml", 0, "missing");
+}
+
+/* The shipped profiles: defaults, extends, units with their package, links, names. */
+static void test_profiles(const Rules *r) {
+        const Profile *p = rules_profile(r, "debian-bookworm", NULL), *d;
+        const BaseLink *links;
+        const BaseUnit *u;
+        size_t n;
+        bool found = false;
+
+        tap_ok(p && streq(profile_name(p), "server") && profile_is_default(p), "debian-bookworm: default profile server");
+        if (!p)
+                return;
+        u = profile_unit(p, "networking.service");
+        tap_ok(u && streq(u->package, "ifupdown") && u->version && strstr(u->text, "Wants=network.target"),
+               "networking.service of ifupdown, with its Wants=");
+        n = profile_links(p, "multi-user.target", &links);
+        for (size_t i = 0; i < n; i++)
+                found = found || (streq(links[i].name, "networking.service") && streq(links[i].package, "ifupdown"));
+        tap_ok(found, "multi-user.target.wants/networking.service (ifupdown's postinst)");
+        tap_ok(!profile_unit(p, "NetworkManager.service"), "the server profile has no NetworkManager");
+        d = rules_profile(r, "debian-bookworm", "desktop");
+        tap_ok(d && !profile_is_default(d) && profile_unit(d, "networking.service") &&
+               profile_unit(d, "NetworkManager.service") && profile_package_count(d) == 2,
+               "desktop extends server: ifupdown's units and NetworkManager's");
+        tap_ok(!rules_profile(r, "debian-bookworm", "nosuch") && !rules_profile(r, "ubuntu-xenial", NULL) &&
+               !rules_profile(r, NULL, NULL), "no profile for unknown names, targets without profiles, no target");
+        {
+                _cleanup_(strv_freep) char **names = rules_profile_names(r, "debian-bookworm");
+                _cleanup_(strv_freep) char **none = rules_profile_names(r, "ubuntu-xenial");
+                tap_ok(strv_length(names) == 3 && streq(names[0], PROFILE_MINIMAL) && streq(names[1], "server") &&
+                       streq(names[2], "desktop"), "debian-bookworm's profiles: minimal server desktop");
+                tap_ok(strv_length(none) == 1 && streq(none[0], PROFILE_MINIMAL), "ubuntu-xenial: minimal only");
+        }
+        p = rules_profile(r, "ubuntu-noble", "cloud");
+        tap_ok(p && profile_unit(p, "cloud-init.service") && profile_unit(p, "systemd-networkd.service") &&
+               streq(profile_unit(p, "systemd-networkd.service")->package, "systemd") &&
+               profile_alias(p, "nosuch.service") == NULL, "ubuntu-noble cloud: cloud-init and networkd");
+        p = rules_profile(r, "rhel-9", NULL);
+        tap_ok(p && profile_unit(p, "firewalld.service") && profile_unit(p, "NetworkManager-wait-online.service") &&
+               streq_ptr(profile_alias(p, "dbus-org.fedoraproject.FirewallD1.service"), "firewalld.service"),
+               "rhel-9 server: NetworkManager, firewalld and its alias");
+}
+
+/* A broken profile file among the real rules must give a DIAG_ERROR at its line. */
+static void check_profile_broken(const char *name, const char *body, unsigned bad_line, const char *needle) {
+        _cleanup_(freep) char *dir = NULL, *cmd = NULL, *text = NULL, *want = NULL;
+        _cleanup_(rules_freep) Rules *r = NULL;
+        DiagList diags = {};
+        bool found = false;
+        static unsigned n;
+        int k;
+
+        if (asprintf_safe(&dir, "%s/profile-%u", tmpdir, n++) < 0 || mkdir(dir, 0755) < 0 ||
+            asprintf_safe(&cmd, "cd '%s' && cp -R schema targets.xml unit-keys.xml dependencies.xml checks.xml '%s'",
+                          rules_default_dir(), dir) < 0 || system(cmd) != 0 ||
+            asprintf_safe(&text, "<?xml version=\"1.0\"?>\n%s", body) < 0 ||
+            write_file(dir, "profile-x.xml", text) < 0 || !(want = strjoin(dir, "/profile-x.xml"))) {
+                tap_ok(false, "%s: setting up %s", name, strna(dir));
+                return;
+        }
+        k = rules_load(dir, &r, &diags);
+        for (size_t i = 0; i < diags.n; i++) {
+                const Diag *d = &diags.items[i];
+                tap_diag("  %s:%u: %s", strna(d->file), d->line, d->message);
+                found = found || (d->level == DIAG_ERROR && streq_ptr(d->file, want) && d->line == bad_line &&
+                                  strstr(d->message, needle));
+        }
+        tap_ok(k < 0 && found, "%s: load fails with an error at profile-x.xml:%u mentioning %s", name, bad_line,
+               needle);
+        diag_list_done(&diags);
+}
+
+#define PKG "  <package name=\"a\" version=\"1\" source=\"s\" reason=\"r\"/>\n"
+static void test_profiles_broken(void) {
+        check_profile_broken("unknown target", "<profiles target=\"debian-nosuch\" default=\"server\">\n"
+                             "<profile name=\"server\" description=\"d\"/>\n</profiles>\n", 2, "debian-nosuch");
+        check_profile_broken("alias as target", "<profiles target=\"bookworm\" default=\"server\">\n"
+                             "<profile name=\"server\" description=\"d\"/>\n</profiles>\n", 2, "canonical");
+        check_profile_broken("reserved name", "<profiles target=\"debian-bookworm\" default=\"minimal\">\n"
+                             "<profile name=\"minimal\" description=\"d\"/>\n</profiles>\n", 3, "reserved");
+        check_profile_broken("no default", "<profiles target=\"debian-bookworm\" default=\"cloud\">\n"
+                             "<profile name=\"server\" description=\"d\"/>\n</profiles>\n", 2, "default");
+        check_profile_broken("extends later", "<profiles target=\"debian-bookworm\" default=\"server\">\n"
+                             "<profile name=\"desktop\" extends=\"server\" description=\"d\"/>\n"
+                             "<profile name=\"server\" description=\"d\"/>\n</profiles>\n", 3, "extends");
+        check_profile_broken("unknown package", "<profiles target=\"debian-bookworm\" default=\"server\">\n"
+                             "<profile name=\"server\" description=\"d\">\n" PKG
+                             "<unit name=\"x.service\" package=\"b\" version=\"1\" path=\"/x\" source=\"s\">\n"
+                             "[Unit]\n</unit>\n</profile>\n</profiles>\n", 5, "no such <package>");
+        check_profile_broken("bad unit name", "<profiles target=\"debian-bookworm\" default=\"server\">\n"
+                             "<profile name=\"server\" description=\"d\">\n" PKG
+                             "<unit name=\"x.servic\" package=\"a\" version=\"1\" path=\"/x\" source=\"s\">\n"
+                             "[Unit]\n</unit>\n</profile>\n</profiles>\n", 5, "not a valid unit name");
+        check_profile_broken("unit twice", "<profiles target=\"debian-bookworm\" default=\"server\">\n"
+                             "<profile name=\"server\" description=\"d\">\n" PKG
+                             "<unit name=\"x.service\" package=\"a\" version=\"1\" path=\"/x\" source=\"s\">\n"
+                             "[Unit]\n</unit>\n"
+                             "<unit name=\"x.service\" package=\"a\" version=\"1\" path=\"/x\" source=\"s\">\n"
+                             "[Unit]\n</unit>\n</profile>\n</profiles>\n", 9, "defined twice");
+        check_profile_broken("schema", "<profiles target=\"debian-bookworm\" default=\"server\">\n"
+                             "<profile name=\"Server\" description=\"d\"/>\n</profiles>\n", 3, "");
 }
 
 static void test_targets(const Rules *r) {
@@ -394,13 +562,17 @@ int main(void) {
         }
 
         test_targets(r);
+        test_messages(r);
         test_keys(r);
+        test_profiles(r);
 
         if (!mkdtemp(tmpdir)) {
                 tap_ok(false, "mkdtemp: %s", strerror(errno));
                 return tap_done();
         }
         test_broken();
+        test_profiles_broken();
+        test_broken_messages();
         test_broken_base_targets();
         {
                 _cleanup_(freep) char *cmd = strjoin("rm -rf ", tmpdir);
