@@ -20,6 +20,10 @@ typedef struct ModelOptions {
         char **package_dirs;
         unsigned systemd;
         const char *distro; /* "debian", "ubuntu", "rhel", ... or NULL */
+        /* the release judged (a canonical name of targets.xml), or NULL: the base model's units are those the
+         * release ships (its <target> in rules/base-NNN.xml: omitted units, aliases) and, without a root (which
+         * has its own), enabled as the release enables them, not as systemd's own install */
+        const char *target;
         bool offline;       /* as systemd-analyze verify sees units (its manager defaults, no mount table) */
         bool no_base;       /* never use the base model */
         /* what a default installation of the target release adds (rules/profile-TARGET.xml), or NULL: its units

@@ -165,6 +165,7 @@ int rules_parse_dep_cond(const RulesFile *f, xmlNode *n, DepCond *c, DiagList *d
 void rules_dep_cond_done(DepCond *c);
 
 int rules_parse_base(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
+int rules_base_finish(Rules *r, DiagList *diags);
 void rules_base_done(Rules *r);
 /* Shared with the profiles: BaseUnit by name, BaseLink by unit then line, and the links of unit in a sorted array. */
 int base_unit_cmp(const void *a, const void *b);
