@@ -41,7 +41,7 @@ void log_warning(const char *fmt, ...) {
         fputc('\n', stderr);
 }
 
-static int log_errno_va(const char *prefix, int error, const char *fmt, va_list ap) {
+_printf_(3, 0) static int log_errno_va(const char *prefix, int error, const char *fmt, va_list ap) {
         fputs(prefix, stderr);
         vfprintf(stderr, fmt, ap);
         fprintf(stderr, ": %s\n", strerror(error < 0 ? -error : error));

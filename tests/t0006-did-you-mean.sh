@@ -28,5 +28,5 @@ test_expect "a suppression file's mistyped check: a warning with the check meant
         bootrace lint --target=ubuntu-xenial --suppressions="$TMP/supp" "$units"
 printf 'open-vm-tools.service: private-tmp-before-remount  # known, accepted\n' > "$TMP/supp2"
 test_expect "a known suppression: no warning about it" sh -c '
-        "$BOOTRACE" lint --target=ubuntu-xenial --suppressions="$0" "$1" > /dev/null 2> "$TMP/err" &&
-        ! grep -q "unknown check" "$TMP/err"' "$TMP/supp2" "$units"
+        rc=0; "$BOOTRACE" lint --target=ubuntu-xenial --suppressions="$0" "$1" > /dev/null 2> "$TMP/err" || rc=$?
+        [ $rc -le 1 ] && ! grep -q "unknown check" "$TMP/err"' "$TMP/supp2" "$units"

@@ -75,18 +75,5 @@ static int judge(const LintContext *c, ModelUnit *u, const ExecWriteAt *w, Findi
 }
 
 int check_exec_write_removed_by_tmpfiles(const LintContext *c, ModelUnit *u, FindingList *out) {
-        _cleanup_(exec_write_list_done) ExecWriteList l = {};
-        int r;
-
-        r = lint_exec_writes(c, u, &l);
-        if (r < 0)
-                return r;
-        for (size_t i = 0; i < l.n; i++) {
-                if (!exec_write_judged_by(l.items[i].write, ID))
-                        continue;
-                r = judge(c, u, &l.items[i], out);
-                if (r < 0)
-                        return r;
-        }
-        return 0;
+        return lint_exec_writes_judge(c, u, ID, judge, out);
 }

@@ -239,3 +239,21 @@ const TmpfilesEntry *lint_tmpfiles_removes(const TmpfilesList *l, const char *pa
                 *ret_ignored = exclusion;
         return remover;
 }
+
+int lint_exec_writes_judge(const LintContext *c, ModelUnit *u, const char *id, ExecWriteJudge judge,
+                           FindingList *out) {
+        _cleanup_(exec_write_list_done) ExecWriteList l = {};
+        int r;
+
+        r = lint_exec_writes(c, u, &l);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < l.n; i++) {
+                if (!exec_write_judged_by(l.items[i].write, id))
+                        continue;
+                r = judge(c, u, &l.items[i], out);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}

@@ -24,6 +24,12 @@ void exec_write_list_done(ExecWriteList *l);
 /* The writes of u for c->version. Returns 0 or -ENOMEM. */
 int lint_exec_writes(const LintContext *c, const ModelUnit *u, ExecWriteList *ret);
 
+/* Calls judge for each write of u whose check= names the check id, in the model's order: the loop of a check that
+ * judges writes one by one. Returns 0, or the first negative errno of lint_exec_writes() or judge. */
+typedef int (*ExecWriteJudge)(const LintContext *c, ModelUnit *u, const ExecWriteAt *w, FindingList *out);
+int lint_exec_writes_judge(const LintContext *c, ModelUnit *u, const char *id, ExecWriteJudge judge,
+                           FindingList *out);
+
 /* "PrivateTmp=yes (foo.service:8)", or the key alone when a normalisation implies it. Returns a new string. */
 char *lint_exec_write_why(const ModelUnit *u, const ExecWriteAt *w);
 

@@ -27,10 +27,19 @@ struct BaseModel {
         size_t n_targets;
 };
 
-static void links_free(BaseLink *l, size_t n) {
+void base_unit_done(BaseUnit *u) {
+        free((char *) u->name);
+        free((char *) u->text);
+        free((char *) u->path);
+        free((char *) u->package);
+        free((char *) u->version);
+}
+
+void base_links_free(BaseLink *l, size_t n) {
         for (size_t i = 0; i < n; i++) {
                 free((char *) l[i].unit);
                 free((char *) l[i].name);
+                free((char *) l[i].package);
         }
         free(l);
 }
@@ -38,8 +47,8 @@ static void links_free(BaseLink *l, size_t n) {
 static void base_target_done(BaseTarget *t) {
         free(t->name);
         free(t->source);
-        links_free(t->links, t->n_links);
-        links_free(t->unlinks, t->n_unlinks);
+        base_links_free(t->links, t->n_links);
+        base_links_free(t->unlinks, t->n_unlinks);
         strv_free(t->alias_names);
         strv_free(t->alias_units);
         strv_free(t->omit);
@@ -48,13 +57,10 @@ static void base_target_done(BaseTarget *t) {
 static BaseModel *base_model_free(BaseModel *b) {
         if (!b)
                 return NULL;
-        for (size_t i = 0; i < b->n_units; i++) {
-                free((char *) b->units[i].name);
-                free((char *) b->units[i].text);
-                free((char *) b->units[i].path);
-        }
+        for (size_t i = 0; i < b->n_units; i++)
+                base_unit_done(&b->units[i]);
         free(b->units);
-        links_free(b->links, b->n_links);
+        base_links_free(b->links, b->n_links);
         for (size_t i = 0; i < b->n_targets; i++)
                 base_target_done(&b->targets[i]);
         free(b->targets);

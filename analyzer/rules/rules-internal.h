@@ -168,6 +168,9 @@ int rules_parse_base(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags)
 int rules_base_finish(Rules *r, DiagList *diags);
 void rules_base_done(Rules *r);
 /* Shared with the profiles: BaseUnit by name, BaseLink by unit then line, and the links of unit in a sorted array. */
+/* Frees what a BaseUnit / the BaseLinks of an array own (a profile's package and version too). */
+void base_unit_done(BaseUnit *u);
+void base_links_free(BaseLink *l, size_t n);
 int base_unit_cmp(const void *a, const void *b);
 int base_link_cmp(const void *a, const void *b);
 size_t base_links_find(const BaseLink *links, size_t n, const char *unit, const BaseLink **ret);

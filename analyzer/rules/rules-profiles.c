@@ -18,14 +18,6 @@ struct Profile {
         char **alias_names, **alias_units, **alias_packages;
 };
 
-static void base_unit_done(BaseUnit *u) {
-        free((char *) u->name);
-        free((char *) u->text);
-        free((char *) u->path);
-        free((char *) u->package);
-        free((char *) u->version);
-}
-
 static Profile *profile_free(Profile *p) {
         if (!p)
                 return NULL;
@@ -42,12 +34,7 @@ static Profile *profile_free(Profile *p) {
         for (size_t i = 0; i < p->n_units; i++)
                 base_unit_done(&p->units[i]);
         free(p->units);
-        for (size_t i = 0; i < p->n_links; i++) {
-                free((char *) p->links[i].unit);
-                free((char *) p->links[i].name);
-                free((char *) p->links[i].package);
-        }
-        free(p->links);
+        base_links_free(p->links, p->n_links);
         strv_free(p->alias_names);
         strv_free(p->alias_units);
         strv_free(p->alias_packages);

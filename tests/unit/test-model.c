@@ -15,11 +15,13 @@ static Root *root;
 static const MountTable *table;
 static char **mounted;
 
-static void run_or_bail(const char *what, const char *cmd) {
+/* Runs cmd (a string of strjoin(), freed here) with system(); a command that fails bails out. */
+static void run_or_bail(const char *what, char *cmd) {
         if (!cmd)
                 tap_bail("%s: out of memory", what);
         if (system(cmd) != 0)
                 tap_bail("%s: '%s' failed", what, cmd);
+        free(cmd);
 }
 
 static void write_file(const char *path, const char *text) {
