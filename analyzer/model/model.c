@@ -342,10 +342,12 @@ static int load_absent(Model *m, const char *name, PrefetchEntry *hint, ModelUni
         _cleanup_(freep) char *f = NULL;
         int r, lr = 0;
 
-        r = m->prefetch ? prefetch_take(m->prefetch, hint, &u, m->diags, &lr) : 0;
+        /* the load's diagnostics, kept back until it is known whether the unit is loaded again under more names */
+        _cleanup_(diag_list_done) DiagList loading = {};
+        r = m->prefetch ? prefetch_take(m->prefetch, hint, &u, &loading, &lr) : 0;
         if (r < 0)
                 return r;
-        r = r > 0 ? lr : loader_load(m->loader, name, &u, m->diags);
+        r = r > 0 ? lr : loader_load(m->loader, name, &u, &loading);
         if (r < 0)
                 return r;
         /* no file in the tree (slices, mounts and devices count as loaded without one): the base model's, else
@@ -366,6 +368,25 @@ static int load_absent(Model *m, const char *name, PrefetchEntry *hint, ModelUni
                         if (!bu && template)
                                 bu = profile_unit(m->opts.profile, template);
                 }
+                /* systemd reads the drop-ins and links of every name of a unit: the base model's names of it that
+                 * the tree does not know as aliases count too (a package's multi-user.target.wants/ link when
+                 * the unit is first loaded as runlevel3.target) */
+                if (bu && !template) {
+                        _cleanup_(strv_freep) char **names = NULL;
+                        bool all = true;
+                        r = base_model_names(m->base, m->base_target, bu->name, &names);
+                        if (r < 0)
+                                return r;
+                        STRV_FOREACH(n, names)
+                                all = all && strv_contains(u->names, *n);
+                        if (!all) {
+                                u = unit_free(u);
+                                diag_list_done(&loading);
+                                r = loader_load_also(m->loader, name, names, &u, &loading);
+                                if (r < 0)
+                                        return r;
+                        }
+                }
                 if (bu) {
                         Unit *b = NULL;
                         if (alias) {
@@ -383,6 +404,9 @@ static int load_absent(Model *m, const char *name, PrefetchEntry *hint, ModelUni
                         u = b;
                 }
         }
+        r = diag_list_move(m->diags, &loading);
+        if (r < 0)
+                return r;
         /* loaded through an alias of a unit we have already (under the name asked for, it was not there) */
         existing = streq(u->id, name) ? NULL : hashmap_get(&m->by_name, u->id);
         if (existing) {

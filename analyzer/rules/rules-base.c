@@ -433,3 +433,21 @@ const char *base_target_alias(const BaseTarget *t, const char *name) {
                         return t->alias_units[i];
         return NULL;
 }
+
+static int add_aliases_of(char ***names, char **alias_names, char **alias_units, const char *unit) {
+        for (size_t i = 0; alias_names && alias_names[i]; i++)
+                if (streq(alias_units[i], unit) && strv_extend_unique(names, alias_names[i]) < 0)
+                        return -ENOMEM;
+        return 0;
+}
+
+int base_model_names(const BaseModel *b, const BaseTarget *t, const char *unit, char ***ret) {
+        _cleanup_(strv_freep) char **names = NULL;
+
+        if (strv_extend(&names, unit) < 0 ||
+            (b && add_aliases_of(&names, b->alias_names, b->alias_units, unit) < 0) ||
+            (t && add_aliases_of(&names, t->alias_names, t->alias_units, unit) < 0))
+                return -ENOMEM;
+        *ret = TAKE_PTR(names);
+        return 0;
+}

@@ -325,6 +325,9 @@ bool base_target_unlinks(const BaseTarget *t, const BaseLink *l, const char *uni
 bool base_target_omits(const BaseTarget *t, const char *unit);
 /* The unit an alias of the release stands for, or NULL (t may be NULL). */
 const char *base_target_alias(const BaseTarget *t, const char *name);
+/* Every name of the base unit called unit: unit first, then the aliases b and the release t (may be NULL) give it,
+ * as a new strv in *ret. Returns 0 or -ENOMEM. */
+int base_model_names(const BaseModel *b, const BaseTarget *t, const char *unit, char ***ret);
 /* ---- profiles (rules/profile-TARGET.xml): what a default installation of a release adds to its boot
  * transaction beyond systemd's own units (its network stack, cloud-init), per profile */
 

@@ -131,6 +131,13 @@ static void setup(void) {
         run_or_bail("the local-fs.target.wants link",
                     strjoin("mkdir -p '", d, "/local-fs.target.wants' && ", "ln -s ../flush.service '", d,
                             "/local-fs.target.wants/flush.service'"));
+        /* links of a base unit under each of its names (base-NNN.xml: runlevel3.target is multi-user.target) */
+        write_unit("mu-wanted.service", "[Service]\nExecStart=/bin/true\n");
+        write_unit("rl3-wanted.service", "[Service]\nExecStart=/bin/true\n");
+        run_or_bail("the multi-user.target.wants and runlevel3.target.wants links",
+                    strjoin("mkdir -p '", d, "/multi-user.target.wants' '", d, "/runlevel3.target.wants' && ",
+                            "ln -s ../mu-wanted.service '", d, "/multi-user.target.wants/' && ",
+                            "ln -s ../rl3-wanted.service '", d, "/runlevel3.target.wants/'"));
         r = root_open(tmpdir, &root);
         if (r < 0)
                 tap_bail("root_open(%s): %s", tmpdir, strerror(-r));
@@ -316,6 +323,46 @@ static void test_broken_rule(void) {
         rules_free(r2);
 }
 
+/* Does the unit first loaded as first, then asked for as then, want wanted? */
+static bool alias_wants(unsigned v, const char *first, const char *then, const char *wanted) {
+        _cleanup_(model_freep) Model *m = NULL;
+        const ModelUnit *u;
+        uint32_t b;
+        EdgeSet e;
+        int r;
+
+        r = model_new(&(ModelOptions) { .root = root, .systemd = v }, rules, &m, NULL);
+        if (r < 0)
+                tap_bail("model_new(systemd %u): %s", v, strerror(-r));
+        if ((r = model_add(m, first, NULL)) < 0 || (r = model_add(m, then, NULL)) < 0 || (r = model_finish(m)) < 0)
+                tap_bail("the model of %s and %s at %u: %s", first, then, v, strerror(-r));
+        u = model_get(m, then);
+        if (!u || !u->loaded)
+                tap_bail("%s is not loaded at %u", then, v);
+        if (graph_find_node(model_graph(m), wanted, &b) < 0)
+                return false;
+        e = graph_out(model_graph(m), u->node);
+        for (size_t i = 0; i < e.n; i++) {
+                const GraphEdge *ed = graph_edge(model_graph(m), edge_set_get(&e, i));
+                if (ed->type == DEP_WANTS && ed->to == b)
+                        return true;
+        }
+        return false;
+}
+
+/* A base unit without a file in the tree has the names the base model gives it (its aliases): systemd reads the
+ * .wants/ links of every name of a unit, whichever name loads it first (unit_load_dropin()) */
+static void test_base_aliases(void) {
+        tap_ok(alias_wants(252, "runlevel3.target", "multi-user.target", "mu-wanted.service"),
+               "loaded as runlevel3.target first: multi-user.target.wants/ still counts");
+        tap_ok(alias_wants(252, "runlevel3.target", "multi-user.target", "rl3-wanted.service"),
+               "loaded as runlevel3.target first: runlevel3.target.wants/ counts");
+        tap_ok(alias_wants(252, "multi-user.target", "runlevel3.target", "rl3-wanted.service"),
+               "loaded as multi-user.target first: runlevel3.target.wants/ counts");
+        tap_ok(alias_wants(252, "multi-user.target", "runlevel3.target", "mu-wanted.service"),
+               "loaded as multi-user.target first: multi-user.target.wants/ counts");
+}
+
 int main(void) {
         setup();
         test_private_tmp();
@@ -326,6 +373,7 @@ int main(void) {
         test_perpetual_units();
         test_mount_table();
         test_broken_rule();
+        test_base_aliases();
         teardown();
         return tap_done();
 }
