@@ -2,6 +2,7 @@
 #include <fnmatch.h>
 
 #include "load/prefetch.h"
+#include "load/version.h"
 #include "load/specifier.h"
 #include "load/unit-file.h"
 #include "load/unit-values.h"
@@ -140,6 +141,10 @@ int model_new(const ModelOptions *opts, const Rules *rules, Model **ret, DiagLis
                 m->base = rules_base_model(rules, opts->systemd);
         if (m->base)
                 m->base_target = base_model_target(m->base, opts->target);
+        /* a root with systemd installed has the units its release installs: one it lacks is not there (Debian
+         * keeps tmp.mount out of the unit path before trixie, a container tree has no udev) */
+        unsigned root_version;
+        m->root_has_systemd = opts->root && systemd_version_of_root(opts->root, &root_version) >= 0;
         *ret = TAKE_PTR(m);
         return 0;
 }
@@ -353,12 +358,14 @@ static int load_absent(Model *m, const char *name, PrefetchEntry *hint, ModelUni
         /* no file in the tree (slices, mounts and devices count as loaded without one): the base model's, else
          * the profile's */
         if ((m->base || m->opts.profile) && !u->fragment_path && IN_SET_LOAD(u->load_state)) {
-                const char *alias = base_model_alias(m->base, name) ?: base_target_alias(m->base_target, name);
-                const BaseUnit *bu = base_model_unit(m->base, alias ?: name);
+                const BaseModel *base = m->root_has_systemd ? NULL : m->base;
+                const BaseTarget *release = base ? m->base_target : NULL;
+                const char *alias = base_model_alias(base, name) ?: base_target_alias(release, name);
+                const BaseUnit *bu = base_model_unit(base, alias ?: name);
                 _cleanup_(freep) char *template = NULL;
 
                 if (!bu && unit_name_is_valid(name, UNIT_NAME_INSTANCE) && unit_name_template(name, &template) >= 0)
-                        bu = base_model_unit(m->base, template);
+                        bu = base_model_unit(base, template);
                 /* a unit the release's build keeps out of the unit path is not there */
                 if (bu && base_target_omits(m->base_target, bu->name))
                         bu = NULL;
@@ -374,7 +381,7 @@ static int load_absent(Model *m, const char *name, PrefetchEntry *hint, ModelUni
                 if (bu && !template) {
                         _cleanup_(strv_freep) char **names = NULL;
                         bool all = true;
-                        r = base_model_names(m->base, m->base_target, bu->name, &names);
+                        r = base_model_names(base, release, bu->name, &names);
                         if (r < 0)
                                 return r;
                         STRV_FOREACH(n, names)

@@ -2,8 +2,8 @@
 #pragma once
 
 /* The model of one systemd version: starting from some units it loads them and, as PID 1 does, everything they
- * reference, from the root's unit files and, where the root has none, from the embedded base model of that
- * version (rules/base-*.xml). Then it applies the version's dependency rules (rules/dependencies.xml) and builds
+ * reference, from the root's unit files and, where the root has none (and has no systemd installed, which would
+ * bring its release's own units), from the embedded base model of that version (rules/base-*.xml). Then it applies the version's dependency rules (rules/dependencies.xml) and builds
  * the graph in which every edge carries its origin. Diagnostics go to the DiagList; nothing is printed. */
 
 #include "load/loader.h"
