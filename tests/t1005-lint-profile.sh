@@ -103,15 +103,19 @@ cloud_clean() {
         printf '[Service]\nExecStart=/bin/true\n\n[Install]\nWantedBy=multi-user.target\n' > "$TMP/plain.service"
         lint -q --target=ubuntu-noble --profile=cloud --format=json "$TMP/plain.service" > "$TMP/c.json" &&
                 jq -e '.findings == [] and .profile.name == "cloud" and
-                       ([.profile.packages[].name] == ["netplan.io", "cloud-init"])' "$TMP/c.json" > /dev/null
+                       ([.profile.packages[].name] == ["netplan.io", "dbus", "cloud-init"])' "$TMP/c.json" > /dev/null
 }
 
 cloud_firewalld() {
         local f=$FIXTURES/lint/profile-firewalld-noble-cloud/units
         lint --target=ubuntu-noble --profile=cloud "$f" > "$TMP/fw.txt" 2> /dev/null
         [ $? = 1 ] || return 1
-        grep -q "firewalld.service: error: \[ordering-cycle\] .*(with cloud-init's cloud-init.service and systemd's systemd-networkd-wait-online.service and systemd-networkd.service, as profile cloud of ubuntu-noble installs them)" "$TMP/fw.txt" ||
+        grep -q "firewalld.service: error: \[ordering-cycle\] .*(with dbus's dbus.service and dbus.socket and cloud-init's cloud-init.service and cloud-config.service, as profile cloud of ubuntu-noble installs them)" "$TMP/fw.txt" ||
                 { cat "$TMP/fw.txt"; return 1; }
+        # networkd is systemd's own unit (base-255, upstream units/), enabled by netplan; dbus is the profile's
+        grep -q "^      systemd-networkd.service After=network-pre.target (base-255.xml:" "$TMP/fw.txt" &&
+                grep -q "^      cloud-init.service After=systemd-networkd-wait-online.service (profile-ubuntu-noble.xml:" "$TMP/fw.txt" &&
+                grep -q "^      firewalld.service After=dbus.service (" "$TMP/fw.txt" || { cat "$TMP/fw.txt"; return 1; }
         lint -q --target=ubuntu-noble "$f" > /dev/null # the server profile has no cloud-init: no cycle
 }
 

@@ -55,13 +55,19 @@ for suite, target in (("bullseye", "debian-bullseye"), ("bookworm", "debian-book
 
 # Ubuntu 24.04: netplan's generator enables systemd-networkd for the server's networkd configuration; cloud images
 # add cloud-init. Versions: netplan.io 1.0 was the release's (Ubuntu 24.04 shipped netplan 1.0) and 1.1.2 is its
-# update; cloud-init from the newest noble upload in cloud-init's ubuntu/noble packaging branch.
+# update; cloud-init from the newest noble upload in cloud-init's ubuntu/noble packaging branch. The system bus is
+# dbus 1.14.10-4ubuntu4 (packages.ubuntu.com/noble/dbus), the provider of default-dbus-system-bus
+# (packages.ubuntu.com/noble/default-dbus-system-bus) that systemd's package Recommends; not systemd's own unit, so
+# the base model (upstream units/) has none. Its units come from freedesktop/dbus at ef55a3db (dbus-1.13.18-45):
+# bus/dbus.service.in and bus/dbus.socket.in are unchanged there since 18a0a889 (2018), and Debian's 1.14.10 build
+# installs them with both links (the lab bookworm tree, dbus 1.14.10-1~deb12u1).
 PROFILES["ubuntu-noble"] = {
     "default": "server",
     "profiles": [
         ("server", None, "a server installation: netplan renders the network for systemd-networkd and enables it "
                          "(systemd-networkd-wait-online too) from its generator",
-         [("netplan", "1.1.2", "1.1.2-2~ubuntu24.04.1"), ("systemd-units", "v255", "networkd")]),
+         [("netplan", "1.1.2", "1.1.2-2~ubuntu24.04.1"), ("systemd-units", "v255", "networkd"),
+          ("dbus", "ef55a3db", "1.14.10-4ubuntu4")]),
         ("cloud", "server", "a cloud image: the server profile and cloud-init, whose generator puts cloud-init.target "
                             "into multi-user.target when a datasource is found",
          [("cloud-init", "ubuntu/26.1-0ubuntu1_24.04.1", "ubuntu")]),
@@ -390,6 +396,24 @@ def add_systemd_units(prof, gitdir, tag, which):
                             f"{cite}: {path} (systemd's own unit: used only when the base model has none)")
 
 
+def add_dbus(prof, gitdir, rev, version):
+    """The system bus: dbus.service and dbus.socket as dbus's build installs them (bus/Makefile.am's
+    install-data-hook links dbus.socket into sockets.target.wants and dbus.service into multi-user.target.wants;
+    the package ships those links)."""
+    cite = f"freedesktop/dbus@{rev}"
+    prof.packages.append(("dbus", version, cite, "systemd Recommends: default-dbus-system-bus | dbus-system-bus, "
+                                                 "which dbus provides: installed by default"))
+    make = git_show(gitdir, rev, "bus/Makefile.am")
+    params = {"@EXPANDED_BINDIR@": "/usr/bin", "@DBUS_SYSTEM_SOCKET@": "/run/dbus/system_bus_socket"}
+    for name, wants in (("dbus.socket", "sockets.target"), ("dbus.service", "multi-user.target")):
+        assert f"ln -fs ../{name} $(DESTDIR)$(systemdsystemunitdir)/{wants}.wants/{name}" in make
+        text = re.sub(r"@\w+@", lambda x: params.get(x.group(0), ""), git_show(gitdir, rev, f"bus/{name}.in"))
+        prof.units[name] = (reduce_unit(text), "dbus", version, f"/usr/lib/systemd/system/{name}",
+                            f"{cite}: bus/{name}.in")
+        prof.add_link("Wants", wants, name, "dbus", f"{cite}: bus/Makefile.am install-data-hook ({wants}.wants/{name}, "
+                                                   "shipped in the package)")
+
+
 def add_networkmanager(prof, gitdir, tag, _):
     """NetworkManager's units (data/*.service.in); the RPM's %systemd_post enables them by the distribution's
     preset (contrib/fedora/rpm/NetworkManager.spec: "rely on preset"), which enables NetworkManager,
@@ -434,7 +458,7 @@ def tag_has(gitdir, tag, path):
                           capture_output=True).returncode == 0
 
 
-UPSTREAM = {"cloud-init": add_cloud_init, "netplan": add_netplan, "systemd-units": add_systemd_units,
+UPSTREAM = {"cloud-init": add_cloud_init, "netplan": add_netplan, "systemd-units": add_systemd_units, "dbus": add_dbus,
             "NetworkManager": add_networkmanager, "firewalld": add_firewalld}
 GITNAME = {"systemd-units": "systemd"}
 
