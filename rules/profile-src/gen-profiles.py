@@ -17,8 +17,8 @@ deb-systemd-helper makes them; links the package ships in .wants/ directories co
 
 Ubuntu and RHEL: their packages cannot be downloaded here, so the units come from the upstream projects'
 repositories at the version the release ships: --git cloud-init=DIR netplan=DIR NetworkManager=DIR firewalld=DIR
-systemd=DIR, each a git directory (a clone or mirror of github.com/canonical/cloud-init, canonical/netplan,
-NetworkManager/NetworkManager, firewalld/firewalld, systemd/systemd). A target whose sources are not given is
+systemd=DIR dbus=DIR, each a git directory (a clone or mirror of github.com/canonical/cloud-init, canonical/netplan,
+NetworkManager/NetworkManager, firewalld/firewalld, systemd/systemd, freedesktop/dbus). A target whose sources are not given is
 skipped and its file left as it is. Nothing of those repositories is copied: only the settings below.
 
 Only the settings that matter to the model are kept (KEEP: dependencies, ordering, conditions, [Install], default
