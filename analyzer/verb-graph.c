@@ -688,6 +688,7 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         bool whole_tree;
         _cleanup_(diag_list_done) DiagList diags = {};
         _cleanup_(freep) char *distro = NULL;
+        const char *target_name = NULL;
         _cleanup_(lint_generated_removep) char *generated = NULL;
         _cleanup_(freep) char *nearest = NULL;
         _cleanup_(strv_freep) char **unloaded = NULL;
@@ -734,11 +735,8 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         r = cli_load_rules(&rules, &diags);
         if (r < 0)
                 goto finish;
-        if (ctx->target) {
-                const char *canonical = NULL;
-                if (rules_target_version(rules, ctx->target, NULL, &canonical) >= 0 && canonical)
-                        distro = strndup_safe(canonical, strcspn(canonical, "-"));
-        }
+        if (ctx->target && rules_target_version(rules, ctx->target, NULL, &target_name) >= 0 && target_name)
+                distro = strndup_safe(target_name, strcspn(target_name, "-"));
         for (int i = optind_; i < argc; i++) {
                 char *name = NULL;
                 if (strchr(argv[i], '/')) {
@@ -771,6 +769,7 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
                               .extra_dirs = extra,
                               .systemd = version,
                               .distro = distro,
+                              .target = target_name,
                               .offline = a.offline,
                               .no_base = a.no_base,
                               .mounted = a.mounted,

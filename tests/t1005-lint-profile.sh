@@ -49,7 +49,9 @@ formats() {
         jq -e --arg n "$NOTE" '
                 .profile == {"name": "server", "target": "debian-bookworm", "default": true,
                              "file": "profile-debian-bookworm.xml",
-                             "packages": [{"name": "ifupdown", "version": "0.8.41"}]} and
+                             "packages": [{"name": "ifupdown", "version": "0.8.41"},
+                                          {"name": "dbus", "version": "1.14.10-1~deb12u1"},
+                                          {"name": "dbus-system-bus-common", "version": "1.14.10-1~deb12u1"}]} and
                 ([.findings[] | select(.check == "ordering-cycle") | .profile] == [$n, $n]) and
                 ([.findings[] | select(.check == "ordering-cycle") | .message | endswith("(" + $n + ")")] | all)' \
                 "$TMP/j.json" > /dev/null || { jq . "$TMP/j.json"; return 1; }
@@ -81,6 +83,8 @@ desktop_extends() {
         # the desktop profile holds the server's units too, and NetworkManager's
         lint -q --target=debian-bookworm --profile=desktop --format=json "$U" > "$TMP/k.json"
         jq -e '.profile.packages == [{"name": "ifupdown", "version": "0.8.41"},
+                                     {"name": "dbus", "version": "1.14.10-1~deb12u1"},
+                                     {"name": "dbus-system-bus-common", "version": "1.14.10-1~deb12u1"},
                                      {"name": "network-manager", "version": "1.42.4-1+deb12u1"}] and
                ([.findings[] | select(.check == "ordering-cycle")] | length == 2)' "$TMP/k.json" > /dev/null
 }
@@ -103,15 +107,19 @@ cloud_clean() {
         printf '[Service]\nExecStart=/bin/true\n\n[Install]\nWantedBy=multi-user.target\n' > "$TMP/plain.service"
         lint -q --target=ubuntu-noble --profile=cloud --format=json "$TMP/plain.service" > "$TMP/c.json" &&
                 jq -e '.findings == [] and .profile.name == "cloud" and
-                       ([.profile.packages[].name] == ["netplan.io", "cloud-init"])' "$TMP/c.json" > /dev/null
+                       ([.profile.packages[].name] == ["netplan.io", "dbus", "cloud-init"])' "$TMP/c.json" > /dev/null
 }
 
 cloud_firewalld() {
         local f=$FIXTURES/lint/profile-firewalld-noble-cloud/units
         lint --target=ubuntu-noble --profile=cloud "$f" > "$TMP/fw.txt" 2> /dev/null
         [ $? = 1 ] || return 1
-        grep -q "firewalld.service:[0-9]*: error: \[ordering-cycle\] .*(with cloud-init's cloud-init.service and systemd's systemd-networkd-wait-online.service and systemd-networkd.service, as profile cloud of ubuntu-noble installs them)" "$TMP/fw.txt" ||
+        grep -q "firewalld.service:[0-9]*: error: \[ordering-cycle\] .*(with dbus's dbus.service and dbus.socket and cloud-init's cloud-init.service and cloud-config.service, as profile cloud of ubuntu-noble installs them)" "$TMP/fw.txt" ||
                 { cat "$TMP/fw.txt"; return 1; }
+        # networkd is systemd's own unit (base-255, upstream units/), enabled by netplan; dbus is the profile's
+        grep -q "^      systemd-networkd.service After=network-pre.target (base-255.xml:" "$TMP/fw.txt" &&
+                grep -q "^      cloud-init.service After=systemd-networkd-wait-online.service (profile-ubuntu-noble.xml:" "$TMP/fw.txt" &&
+                grep -q "^      firewalld.service After=dbus.service (" "$TMP/fw.txt" || { cat "$TMP/fw.txt"; return 1; }
         lint -q --target=ubuntu-noble "$f" > /dev/null # the server profile has no cloud-init: no cycle
 }
 

@@ -78,11 +78,22 @@ t "246: LogsDirectory= orders the unit after the remount itself (f3b7a79b97)" "$
 # PrivateDevices=yes: /tmp/namespace-dev-XXXXXX up to 254, /run/systemd/namespace-XXXXXX from 255
 pdev=$FIXTURES/exec-writes/units/racy-pdev.service
 pdevr=$FIXTURES/exec-writes/units/racy-pdev-remount.service
+# the release of each version whose packaging keeps tmp.mount out of the unit path (rules/base-NNN.xml <target>)
+pdev_target() {
+        case $1 in
+        229) echo ubuntu-xenial ;; 237) echo ubuntu-bionic ;; 245) echo ubuntu-focal ;;
+        247) echo debian-bullseye ;; 252) echo debian-bookworm ;;
+        esac
+}
 for v in 219 229 237 245 247 252 254; do
         W='exec-write-before-writable '
         t "systemd $v: an early PrivateDevices=yes unit writes /tmp before the remount" "$W" --systemd=$v "$pdev"
-        W=''
-        t "systemd $v: After=systemd-remount-fs.service closes it" "$W" --systemd=$v "$pdevr"
+        # systemd's own install has tmp.mount: /tmp is a mount of its own, which the remount does not make
+        t "systemd $v, upstream's install (/tmp on tmp.mount): After=systemd-remount-fs.service is not enough" \
+                "$W" --systemd=$v "$pdevr"
+        tg=$(pdev_target $v)
+        [ -z "$tg" ] || { W=''; t "$tg (systemd $v, no tmp.mount): After=systemd-remount-fs.service closes it" \
+                "$W" --target="$tg" "$pdevr"; }
 done
 for v in 255 257 $NEWEST; do
         W=''

@@ -3,7 +3,7 @@
 # The exec-time write model against real boots, made once with the lab and committed with their truth
 # (fixtures/exec-writes/, see its README; nothing is booted here). For every boot set SUITE.truth.tsv:
 # - PrivateDevices=yes in an early unit (racy-pdev) failed in every boot exactly where bootrace lint, for the
-#   tree's systemd (fixtures/exec-writes/sets), reports exec-write-before-writable for it, and bootrace's repair
+#   tree's Debian release (--target=debian-SUITE: its packaging, no tmp.mount before trixie), reports exec-write-before-writable for it, and bootrace's repair
 #   (racy-pdev-remount, its After=systemd-remount-fs.service) never failed;
 # - with D /tmp and an x exclusion in the boot's tmpfiles.d, a file written after the remount but before
 #   systemd-tmpfiles-setup.service was removed in every boot; the x-excluded one exactly on the versions
@@ -33,9 +33,10 @@ for truth in "$dir"/*.truth.tsv; do
                 test_skip "$set: every test of the set" "beyond the model: systemd $v, newer than $newest"
                 continue
         fi
+        tg=debian-${set%-vm}
         rc=0
-        "$BOOTRACE" lint -q --systemd="$v" --format=json "$dir/units/racy-pdev.service" > "$TMP/pdev.json" || rc=$?
-        [ $rc -le 1 ] || { echo "Bail out! lint --systemd=$v exited $rc"; exit 1; }
+        "$BOOTRACE" lint -q --target="$tg" --format=json "$dir/units/racy-pdev.service" > "$TMP/pdev.json" || rc=$?
+        [ $rc -le 1 ] || { echo "Bail out! lint --target=$tg exited $rc"; exit 1; }
         if jq -e '.findings | map(.check) | index("exec-write-before-writable") != null' < "$TMP/pdev.json" > /dev/null
         then
                 test_expect "$set (systemd $v): racy-pdev flagged, and it failed in every boot" all racy-pdev "$truth"
@@ -43,7 +44,7 @@ for truth in "$dir"/*.truth.tsv; do
                 test_expect "$set (systemd $v): racy-pdev not flagged, and it never failed" none racy-pdev "$truth"
         fi
         test_expect "$set: bootrace's repair is clean in lint" \
-                bootrace lint -q --systemd="$v" "$dir/units/racy-pdev-remount.service"
+                bootrace lint -q --target="$tg" "$dir/units/racy-pdev-remount.service"
         test_expect "$set: bootrace's repair never failed" none racy-pdev-remount "$truth"
         test_expect "$set: written after the remount, removed by D /tmp in every boot" \
                 all racy-tmpwipe-remount-check "$truth"

@@ -6,8 +6,9 @@
 . "$(dirname "$0")/lib.sh"
 command -v jq > /dev/null || skip_all "jq not installed"
 
-# arrows FILE: "TAIL -> HEAD COLOUR" per arrow of a DOT file
-arrows() { sed -n 's/^	"\([^"]*\)" -> "\([^"]*\)" \[color="\([^"]*\)".*/\1 -> \2 \3/p' "$1"; }
+# arrows FILE: "TAIL -> HEAD COLOUR" per arrow of a DOT file, names unescaped (a unit name may hold a backslash:
+# system-systemd\x2dcryptsetup.slice is "system-systemd\\x2dcryptsetup.slice" in DOT)
+arrows() { sed -n 's/^	"\([^"]*\)" -> "\([^"]*\)" \[color="\([^"]*\)".*/\1 -> \2 \3/p' "$1" | sed 's/\\\\/\\/g'; }
 # nodes FILE: the units the arrows join
 nodes() { arrows "$1" | awk '{ print $1; print $3 }' | sort -u; }
 

@@ -249,8 +249,8 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
                 return -ENOMEM;
         r = model_new(&(ModelOptions) { .root = o->root, .extra_dirs = o->extra_dirs, .systemd = o->version,
                                         .package_root = o->package_root, .package_dirs = o->package_dirs,
-                                        .distro = o->distro, .generator_dir = o->generator_dir,
-                                        .profile = o->profile },
+                                        .distro = o->distro, .target = o->target,
+                                        .generator_dir = o->generator_dir, .profile = o->profile },
                       rules, &run->model, diags);
         if (r < 0)
                 return r;

@@ -19,7 +19,7 @@ typedef struct LintRunOptions {
         char **package_dirs;       /* searched after extra_dirs; their units count as given too */
         const TmpfilesList *tmpfiles; /* what systemd-tmpfiles creates at boot, or NULL */
         unsigned version;
-        const char *target;        /* the canonical target name (its tmpfiles.d lines), or NULL */
+        const char *target;        /* the canonical --target name, or NULL: its tmpfiles.d lines, ModelOptions.target */
         const char *distro;        /* "ubuntu", "debian", ... or NULL */
         const Profile *profile;    /* what a default installation of the target adds (rules.h), or NULL */
         const char *generator_dir; /* offline fstab-generator output (lint_generate()), or NULL */

@@ -723,7 +723,8 @@ static int load_dropins(const Loader *l, Unit *u, DiagList *diags) {
         return r;
 }
 
-static int load_unit(const Loader *l, const char *name, bool identify_only, Unit **ret, DiagList *diags) {
+static int load_unit(const Loader *l, const char *name, char * const *also, bool identify_only, Unit **ret,
+                     DiagList *diags) {
         _cleanup_(unit_freep) Unit *u = NULL;
         _cleanup_(freep) char *instance = NULL, *template = NULL;
         const NameEntry *frag;
@@ -815,6 +816,9 @@ static int load_unit(const Loader *l, const char *name, bool identify_only, Unit
                 if (strv_contains(u->names, main_name))
                         unit_set_id(u, TAKE_PTR(main_name));
         }
+        for (char * const *a = also; a && *a; a++)
+                if (strv_extend_unique(&u->names, *a) < 0)
+                        return -ENOMEM;
         name = u->id;
         /* id first, the other names sorted */
         {
@@ -905,11 +909,15 @@ static int load_unit(const Loader *l, const char *name, bool identify_only, Unit
 }
 
 int loader_load(const Loader *l, const char *name, Unit **ret, DiagList *diags) {
-        return load_unit(l, name, false, ret, diags);
+        return load_unit(l, name, NULL, false, ret, diags);
+}
+
+int loader_load_also(const Loader *l, const char *name, char * const *also, Unit **ret, DiagList *diags) {
+        return load_unit(l, name, also, false, ret, diags);
 }
 
 int loader_identify(const Loader *l, const char *name, Unit **ret, DiagList *diags) {
-        return load_unit(l, name, true, ret, diags);
+        return load_unit(l, name, NULL, true, ret, diags);
 }
 
 void loader_freeze(const Loader *l, bool frozen) {

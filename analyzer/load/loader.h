@@ -35,6 +35,10 @@ static inline void loader_freep(Loader **l) {
 /* Loads the unit called name. A unit that cannot be found or parsed is still returned, with load_state
  * not-found/error/masked, so callers can show what happened. Returns -EINVAL for invalid names. */
 int loader_load(const Loader *l, const char *name, Unit **ret, DiagList *diags);
+/* loader_load() of a unit that also goes by the names in also, which the tree does not know as its aliases (the
+ * base model's, for a unit without a file in the tree): their drop-ins and .wants/, .requires/ and .upholds/
+ * links count as the unit's, as systemd reads those of every name a unit has. */
+int loader_load_also(const Loader *l, const char *name, char * const *also, Unit **ret, DiagList *diags);
 /* loader_load() up to knowing the unit: its id, names, fragment path and whether it is masked, not found or a
  * broken alias; its files are not read (no settings, drop-ins or links). For listing the units of a tree. */
 int loader_identify(const Loader *l, const char *name, Unit **ret, DiagList *diags);

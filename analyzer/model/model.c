@@ -2,6 +2,7 @@
 #include <fnmatch.h>
 
 #include "load/prefetch.h"
+#include "load/version.h"
 #include "load/specifier.h"
 #include "load/unit-file.h"
 #include "load/unit-values.h"
@@ -141,6 +142,12 @@ int model_new(const ModelOptions *opts, const Rules *rules, Model **ret, DiagLis
                 if (r < 0)
                         return r;
         }
+        if (m->base)
+                m->base_target = base_model_target(m->base, opts->target);
+        /* a root with systemd installed has the units its release installs: one it lacks is not there (Debian
+         * keeps tmp.mount out of the unit path before trixie, a container tree has no udev) */
+        unsigned root_version;
+        m->root_has_systemd = opts->root && systemd_version_of_root(opts->root, &root_version) >= 0;
         *ret = TAKE_PTR(m);
         return 0;
 }
@@ -258,11 +265,15 @@ static int base_unit_new(Model *m, const BaseUnit *bu, Unit *loaded, Unit **ret)
         u->links = TAKE_PTR(loaded->links);
         u->n_links = loaded->n_links;
         loaded->n_links = 0;
-        for (int from_profile = 0; from_profile < 2; from_profile++) {
-                const char *file = from_profile ? (m->opts.profile ? profile_file(m->opts.profile) : NULL)
-                                                : (m->base ? base_model_file(m->base) : NULL);
-                n_links = from_profile ? profile_links(m->opts.profile, bu->name, &links)
-                                       : base_model_links(m->base, bu->name, &links);
+        /* systemd's static links, then what the release adds (a root has its own enablement), less the static
+         * links it removes and those to units it leaves out; then the profile's */
+        const BaseTarget *enabling = m->opts.root ? NULL : m->base_target;
+        for (int from = 0; from < 3; from++) {
+                const char *file = from == 2 ? (m->opts.profile ? profile_file(m->opts.profile) : NULL)
+                                             : (m->base ? base_model_file(m->base) : NULL);
+                n_links = from == 2 ? profile_links(m->opts.profile, bu->name, &links)
+                          : from == 1 ? base_target_links(enabling, bu->name, &links)
+                                      : base_model_links(m->base, bu->name, &links);
                 if (n_links == 0)
                         continue;
                 DirLink *nl = realloc(u->links, sizeof(DirLink) * (u->n_links + n_links));
@@ -271,6 +282,9 @@ static int base_unit_new(Model *m, const BaseUnit *bu, Unit *loaded, Unit **ret)
                 u->links = nl;
                 for (size_t i = 0; i < n_links; i++) {
                         _cleanup_(freep) char *path = NULL;
+                        if (from == 0 && (base_target_unlinks(enabling, &links[i], bu->name) ||
+                                          base_target_omits(m->base_target, links[i].name)))
+                                continue;
                         if (asprintf_safe(&path, "%s:%u", path_basename(file), links[i].line) < 0)
                                 return -ENOMEM;
                         u->links[u->n_links++] = (DirLink) {
@@ -336,26 +350,52 @@ static int load_absent(Model *m, const char *name, PrefetchEntry *hint, ModelUni
         _cleanup_(freep) char *f = NULL;
         int r, lr = 0;
 
-        r = m->prefetch ? prefetch_take(m->prefetch, hint, &u, m->diags, &lr) : 0;
+        /* the load's diagnostics, kept back until it is known whether the unit is loaded again under more names */
+        _cleanup_(diag_list_done) DiagList loading = {};
+        r = m->prefetch ? prefetch_take(m->prefetch, hint, &u, &loading, &lr) : 0;
         if (r < 0)
                 return r;
-        r = r > 0 ? lr : loader_load(m->loader, name, &u, m->diags);
+        r = r > 0 ? lr : loader_load(m->loader, name, &u, &loading);
         if (r < 0)
                 return r;
         /* no file in the tree (slices, mounts and devices count as loaded without one): the base model's, else
          * the profile's */
         if ((m->base || m->opts.profile) && !u->fragment_path && IN_SET_LOAD(u->load_state)) {
-                const char *alias = base_model_alias(m->base, name);
-                const BaseUnit *bu = base_model_unit(m->base, alias ?: name);
+                const BaseModel *base = m->root_has_systemd ? NULL : m->base;
+                const BaseTarget *release = base ? m->base_target : NULL;
+                const char *alias = base_model_alias(base, name) ?: base_target_alias(release, name);
+                const BaseUnit *bu = base_model_unit(base, alias ?: name);
                 _cleanup_(freep) char *template = NULL;
 
                 if (!bu && unit_name_is_valid(name, UNIT_NAME_INSTANCE) && unit_name_template(name, &template) >= 0)
-                        bu = base_model_unit(m->base, template);
+                        bu = base_model_unit(base, template);
+                /* a unit the release's build keeps out of the unit path is not there */
+                if (bu && base_target_omits(m->base_target, bu->name))
+                        bu = NULL;
                 if (!bu && m->opts.profile) {
                         alias = profile_alias(m->opts.profile, name);
                         bu = profile_unit(m->opts.profile, alias ?: name);
                         if (!bu && template)
                                 bu = profile_unit(m->opts.profile, template);
+                }
+                /* systemd reads the drop-ins and links of every name of a unit: the base model's names of it that
+                 * the tree does not know as aliases count too (a package's multi-user.target.wants/ link when
+                 * the unit is first loaded as runlevel3.target) */
+                if (bu && !template) {
+                        _cleanup_(strv_freep) char **names = NULL;
+                        bool all = true;
+                        r = base_model_names(base, release, bu->name, &names);
+                        if (r < 0)
+                                return r;
+                        STRV_FOREACH(n, names)
+                                all = all && strv_contains(u->names, *n);
+                        if (!all) {
+                                u = unit_free(u);
+                                diag_list_done(&loading);
+                                r = loader_load_also(m->loader, name, names, &u, &loading);
+                                if (r < 0)
+                                        return r;
+                        }
                 }
                 if (bu) {
                         Unit *b = NULL;
@@ -374,6 +414,9 @@ static int load_absent(Model *m, const char *name, PrefetchEntry *hint, ModelUni
                         u = b;
                 }
         }
+        r = diag_list_move(m->diags, &loading);
+        if (r < 0)
+                return r;
         /* loaded through an alias of a unit we have already (under the name asked for, it was not there) */
         existing = streq(u->id, name) ? NULL : hashmap_get(&m->by_name, u->id);
         if (existing) {

@@ -2,8 +2,8 @@
 #pragma once
 
 /* The model of one systemd version: starting from some units it loads them and, as PID 1 does, everything they
- * reference, from the root's unit files and, where the root has none, from the embedded base model of that
- * version (rules/base-*.xml). Then it applies the version's dependency rules (rules/dependencies.xml) and builds
+ * reference, from the root's unit files and, where the root has none (and has no systemd installed, which would
+ * bring its release's own units), from the embedded base model of that version (rules/base-*.xml). Then it applies the version's dependency rules (rules/dependencies.xml) and builds
  * the graph in which every edge carries its origin. Diagnostics go to the DiagList; nothing is printed. */
 
 #include "load/loader.h"
@@ -20,6 +20,10 @@ typedef struct ModelOptions {
         char **package_dirs;
         unsigned systemd;
         const char *distro; /* "debian", "ubuntu", "rhel", ... or NULL */
+        /* the release judged (a canonical name of targets.xml), or NULL: the base model's units are those the
+         * release ships (its <target> in rules/base-NNN.xml: omitted units, aliases) and, without a root (which
+         * has its own), enabled as the release enables them, not as systemd's own install */
+        const char *target;
         bool offline;       /* as systemd-analyze verify sees units (its manager defaults, no mount table) */
         bool no_base;       /* never use the base model */
         /* what a default installation of the target release adds (rules/profile-TARGET.xml), or NULL: its units

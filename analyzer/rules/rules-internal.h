@@ -177,6 +177,7 @@ int rules_parse_base(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags)
 /* Reads the pending base model r->pending_bases[i] now (it leaves the pending list). Returns 0, or <0 with the
  * diagnostics in diags. */
 int rules_load_pending_base(Rules *r, size_t i, DiagList *diags);
+int rules_base_finish(Rules *r, DiagList *diags);
 void rules_base_done(Rules *r);
 /* Shared with the profiles: BaseUnit by name, BaseLink by unit then line, and the links of unit in a sorted array. */
 /* Frees what a BaseUnit / the BaseLinks of an array own (a profile's package and version too). */

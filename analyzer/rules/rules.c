@@ -74,6 +74,7 @@ static const RulesFileKind rules_file_kinds[] = {
                 .schema = "base.rng",
                 .required = false,
                 .parse = rules_parse_base,
+                .finish = rules_base_finish,
                 .done = rules_base_done,
         },
         {

@@ -322,6 +322,27 @@ size_t base_model_links(const BaseModel *b, const char *unit, const BaseLink **r
 /* The unit an alias name stands for, or NULL. */
 const char *base_model_alias(const BaseModel *b, const char *name);
 
+/* A release's enablement on top of a base model (<target> in base-NNN.xml): the links and aliases its packages
+ * create on install (postinst, presets), the static links it removes, the units it keeps out of the unit path. */
+typedef struct BaseTarget BaseTarget;
+
+/* The enablement of the release named name (canonical target name) in b, or NULL when b has none for it. */
+const BaseTarget *base_model_target(const BaseModel *b, const char *name);
+size_t base_model_target_count(const BaseModel *b);
+const BaseTarget *base_model_target_get(const BaseModel *b, size_t i);
+const char *base_target_name(const BaseTarget *t);
+const char *base_target_source(const BaseTarget *t);
+/* The links the release adds to unit (pointers into the target; *ret_n of them). t may be NULL. */
+size_t base_target_links(const BaseTarget *t, const char *unit, const BaseLink **ret);
+/* Whether the release removes this static link of the base model (t may be NULL). */
+bool base_target_unlinks(const BaseTarget *t, const BaseLink *l, const char *unit);
+/* Whether the release keeps unit out of the unit path (t may be NULL). */
+bool base_target_omits(const BaseTarget *t, const char *unit);
+/* The unit an alias of the release stands for, or NULL (t may be NULL). */
+const char *base_target_alias(const BaseTarget *t, const char *name);
+/* Every name of the base unit called unit: unit first, then the aliases b and the release t (may be NULL) give it,
+ * as a new strv in *ret. Returns 0 or -ENOMEM. */
+int base_model_names(const BaseModel *b, const BaseTarget *t, const char *unit, char ***ret);
 /* ---- profiles (rules/profile-TARGET.xml): what a default installation of a release adds to its boot
  * transaction beyond systemd's own units (its network stack, cloud-init), per profile */
 

@@ -17,8 +17,8 @@ deb-systemd-helper makes them; links the package ships in .wants/ directories co
 
 Ubuntu and RHEL: their packages cannot be downloaded here, so the units come from the upstream projects'
 repositories at the version the release ships: --git cloud-init=DIR netplan=DIR NetworkManager=DIR firewalld=DIR
-systemd=DIR, each a git directory (a clone or mirror of github.com/canonical/cloud-init, canonical/netplan,
-NetworkManager/NetworkManager, firewalld/firewalld, systemd/systemd). A target whose sources are not given is
+systemd=DIR dbus=DIR, each a git directory (a clone or mirror of github.com/canonical/cloud-init, canonical/netplan,
+NetworkManager/NetworkManager, firewalld/firewalld, systemd/systemd, freedesktop/dbus). A target whose sources are not given is
 skipped and its file left as it is. Nothing of those repositories is copied: only the settings below.
 
 Only the settings that matter to the model are kept (KEEP: dependencies, ordering, conditions, [Install], default
@@ -33,8 +33,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 # ---- what each target's profiles hold
 
-# Debian: debian-installer installs ifupdown (Priority: important) and enables networking.service; a desktop task
-# adds network-manager (task-desktop Recommends it), whose units are enabled as well.
+# Debian: debian-installer installs ifupdown (Priority: important) and enables networking.service, and the system
+# bus, dbus (Priority: standard, and systemd Recommends default-dbus-system-bus, which it provides; not systemd's
+# unit, so no base model from upstream units/ has it); a desktop task adds network-manager (task-desktop Recommends
+# it), whose units are enabled as well.
 DEBIAN_SERVER = ("a default installation (debootstrap, debian-installer): ifupdown brings the network up "
                  "with networking.service")
 DEBIAN_DESKTOP = "a desktop installation: the server profile and NetworkManager (task-desktop)"
@@ -47,7 +49,14 @@ for suite, target in (("bullseye", "debian-bullseye"), ("bookworm", "debian-book
         "default": "server",
         "profiles": [
             ("server", None, DEBIAN_SERVER, [("deb", suite, "ifupdown",
-                                              "Priority: important; installed by debootstrap and debian-installer")]),
+                                              "Priority: important; installed by debootstrap and debian-installer"),
+                                             ("deb", suite, "dbus",
+                                              "Priority: standard; systemd Recommends: default-dbus-system-bus | "
+                                              "dbus-system-bus, which dbus provides")] +
+                                            # from 1.14 dbus.socket is in the package dbus Depends on
+                                            ([] if suite == "bullseye" else
+                                             [("deb", suite, "dbus-system-bus-common",
+                                               "dbus Depends: dbus-system-bus-common (dbus.socket)")])),
             ("desktop", "server", DEBIAN_DESKTOP, [("deb", suite, "network-manager",
                                                     "task-desktop Recommends: network-manager")]),
         ],
@@ -55,13 +64,19 @@ for suite, target in (("bullseye", "debian-bullseye"), ("bookworm", "debian-book
 
 # Ubuntu 24.04: netplan's generator enables systemd-networkd for the server's networkd configuration; cloud images
 # add cloud-init. Versions: netplan.io 1.0 was the release's (Ubuntu 24.04 shipped netplan 1.0) and 1.1.2 is its
-# update; cloud-init from the newest noble upload in cloud-init's ubuntu/noble packaging branch.
+# update; cloud-init from the newest noble upload in cloud-init's ubuntu/noble packaging branch. The system bus is
+# dbus 1.14.10-4ubuntu4 (packages.ubuntu.com/noble/dbus), the provider of default-dbus-system-bus
+# (packages.ubuntu.com/noble/default-dbus-system-bus) that systemd's package Recommends; not systemd's own unit, so
+# the base model (upstream units/) has none. Its units come from freedesktop/dbus at ef55a3db (dbus-1.13.18-45):
+# bus/dbus.service.in and bus/dbus.socket.in are unchanged there since 18a0a889 (2018), and Debian's 1.14.10 build
+# installs them with both links (the lab bookworm tree, dbus 1.14.10-1~deb12u1).
 PROFILES["ubuntu-noble"] = {
     "default": "server",
     "profiles": [
         ("server", None, "a server installation: netplan renders the network for systemd-networkd and enables it "
                          "(systemd-networkd-wait-online too) from its generator",
-         [("netplan", "1.1.2", "1.1.2-2~ubuntu24.04.1"), ("systemd-units", "v255", "networkd")]),
+         [("netplan", "1.1.2", "1.1.2-2~ubuntu24.04.1"), ("systemd-units", "v255", "networkd"),
+          ("dbus", "ef55a3db", "1.14.10-4ubuntu4")]),
         ("cloud", "server", "a cloud image: the server profile and cloud-init, whose generator puts cloud-init.target "
                             "into multi-user.target when a datasource is found",
          [("cloud-init", "ubuntu/26.1-0ubuntu1_24.04.1", "ubuntu")]),
@@ -390,6 +405,24 @@ def add_systemd_units(prof, gitdir, tag, which):
                             f"{cite}: {path} (systemd's own unit: used only when the base model has none)")
 
 
+def add_dbus(prof, gitdir, rev, version):
+    """The system bus: dbus.service and dbus.socket as dbus's build installs them (bus/Makefile.am's
+    install-data-hook links dbus.socket into sockets.target.wants and dbus.service into multi-user.target.wants;
+    the package ships those links)."""
+    cite = f"freedesktop/dbus@{rev}"
+    prof.packages.append(("dbus", version, cite, "systemd Recommends: default-dbus-system-bus | dbus-system-bus, "
+                                                 "which dbus provides: installed by default"))
+    make = git_show(gitdir, rev, "bus/Makefile.am")
+    params = {"@EXPANDED_BINDIR@": "/usr/bin", "@DBUS_SYSTEM_SOCKET@": "/run/dbus/system_bus_socket"}
+    for name, wants in (("dbus.socket", "sockets.target"), ("dbus.service", "multi-user.target")):
+        assert f"ln -fs ../{name} $(DESTDIR)$(systemdsystemunitdir)/{wants}.wants/{name}" in make
+        text = re.sub(r"@\w+@", lambda x: params.get(x.group(0), ""), git_show(gitdir, rev, f"bus/{name}.in"))
+        prof.units[name] = (reduce_unit(text), "dbus", version, f"/usr/lib/systemd/system/{name}",
+                            f"{cite}: bus/{name}.in")
+        prof.add_link("Wants", wants, name, "dbus", f"{cite}: bus/Makefile.am install-data-hook ({wants}.wants/{name}, "
+                                                   "shipped in the package)")
+
+
 def add_networkmanager(prof, gitdir, tag, _):
     """NetworkManager's units (data/*.service.in); the RPM's %systemd_post enables them by the distribution's
     preset (contrib/fedora/rpm/NetworkManager.spec: "rely on preset"), which enables NetworkManager,
@@ -434,7 +467,7 @@ def tag_has(gitdir, tag, path):
                           capture_output=True).returncode == 0
 
 
-UPSTREAM = {"cloud-init": add_cloud_init, "netplan": add_netplan, "systemd-units": add_systemd_units,
+UPSTREAM = {"cloud-init": add_cloud_init, "netplan": add_netplan, "systemd-units": add_systemd_units, "dbus": add_dbus,
             "NetworkManager": add_networkmanager, "firewalld": add_firewalld}
 GITNAME = {"systemd-units": "systemd"}
 

@@ -130,11 +130,15 @@ static void test_229(void) {
                   "229: After=systemd-remount-fs.service");
         TAP_INTEQ(r->n_findings ? r->findings[0].version : 0, 229, "the finding is kept with its version");
 
-        c = find(r, "RequiresMountsFor=/tmp /var/tmp");
-        tap_ok(c != NULL, "RequiresMountsFor=/tmp /var/tmp is a candidate");
+        /* systemd 229's own install has tmp.mount (rules/base-229.xml: units/tmp.mount, linked into
+         * local-fs.target.wants/): PrivateTmp= orders the unit after it, so /tmp is no path on the read-only root
+         * and RequiresMountsFor= names /var/tmp alone */
+        tap_ok(find(r, "RequiresMountsFor=/tmp /var/tmp") == NULL, "/tmp, on tmp.mount, is no candidate path");
+        c = find(r, "RequiresMountsFor=/var/tmp");
+        tap_ok(c != NULL, "RequiresMountsFor=/var/tmp is a candidate");
         if (c) {
                 tap_ok(c->evaluated, "RequiresMountsFor=: evaluated");
-                tap_ok(!c->closes, "RequiresMountsFor=/tmp /var/tmp does not close it");
+                tap_ok(!c->closes, "RequiresMountsFor=/var/tmp does not close it");
                 tap_ok(c->reason && strstr(c->reason, "-.mount"), "RequiresMountsFor=: only After=-.mount (%s)",
                        strna(c->reason));
         }

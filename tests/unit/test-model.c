@@ -41,6 +41,13 @@ static void write_unit(const char *name, const char *text) {
         write_file(p, text);
 }
 
+/* With no_tmp_mount, edge() judges for the release of v whose packaging keeps tmp.mount out of the unit path
+ * (its <target> in rules/base-NNN.xml), so that a tmpfs on /tmp is known from the mount table alone. */
+static bool no_tmp_mount;
+static const char *release_of(unsigned v) {
+        return v == 249 ? "ubuntu-jammy" : v == 252 ? "debian-bookworm" : NULL;
+}
+
 /* Builds the model of unit at version v; returns the edge's origin or NULL when the edge is absent (other
  * included: a unit the model never heard of has no edge). A model that cannot be built bails out. */
 static const Origin *edge(unsigned v, const char *unit, DepType t, const char *other) {
@@ -53,7 +60,7 @@ static const Origin *edge(unsigned v, const char *unit, DepType t, const char *o
         if (!unit)
                 return NULL;
         r = model_new(&(ModelOptions) { .root = root, .systemd = v, .offline = false, .mounted = mounted,
-                                        .mount_table = table },
+                                        .mount_table = table, .target = no_tmp_mount ? release_of(v) : NULL },
                       rules, &m, NULL);
         if (r < 0)
                 tap_bail("model_new(systemd %u): %s", v, strerror(-r));
@@ -124,6 +131,13 @@ static void setup(void) {
         run_or_bail("the local-fs.target.wants link",
                     strjoin("mkdir -p '", d, "/local-fs.target.wants' && ", "ln -s ../flush.service '", d,
                             "/local-fs.target.wants/flush.service'"));
+        /* links of a base unit under each of its names (base-NNN.xml: runlevel3.target is multi-user.target) */
+        write_unit("mu-wanted.service", "[Service]\nExecStart=/bin/true\n");
+        write_unit("rl3-wanted.service", "[Service]\nExecStart=/bin/true\n");
+        run_or_bail("the multi-user.target.wants and runlevel3.target.wants links",
+                    strjoin("mkdir -p '", d, "/multi-user.target.wants' '", d, "/runlevel3.target.wants' && ",
+                            "ln -s ../mu-wanted.service '", d, "/multi-user.target.wants/' && ",
+                            "ln -s ../rl3-wanted.service '", d, "/runlevel3.target.wants/'"));
         r = root_open(tmpdir, &root);
         if (r < 0)
                 tap_bail("root_open(%s): %s", tmpdir, strerror(-r));
@@ -147,7 +161,11 @@ static void test_private_tmp(void) {
         TAP_INTEQ(o ? (long long) o->version : -1, 233, "233: the rule's version is 233");
         NO_EDGE(248, "ptmp.service", DEP_WANTS, "tmp.mount", "248: no Wants=tmp.mount");
         tap_ok(has_rule(249, "ptmp.service", DEP_WANTS, "tmp.mount", "private-tmp-tmp-mount"), "249: Wants=tmp.mount");
-        NO_EDGE(256, "ptmp.service", DEP_WANTS, "tmp.mount", "256: no tmp.mount by name");
+        /* systemd's own install has tmp.mount (rules/base-NNN.xml): from 256 it is wanted through the path only */
+        tap_ok(!has_rule(256, "ptmp.service", DEP_WANTS, "tmp.mount", "private-tmp-tmp-mount"),
+               "256: no tmp.mount by name");
+        tap_ok(has_rule(256, "ptmp.service", DEP_WANTS, "tmp.mount", "private-tmp-wants-mounts-for"),
+               "256: Wants=tmp.mount through WantsMountsFor=/tmp");
         EDGE(229, "ptmp.service", DEP_AFTER, "-.mount", "229: After=-.mount from /tmp");
         EDGE(252, "ptmp.service", DEP_AFTER, "systemd-journald.socket",
              "a booting PID 1 orders the service after journald's socket (default output)");
@@ -210,7 +228,9 @@ static void test_perpetual_units(void) {
                 "257: -.mount: no After=systemd-journald.socket");
         EDGE(252, "srv-data.mount", DEP_AFTER, "systemd-journald.socket",
              "another mount keeps it (default output journal)");
+        no_tmp_mount = true;
         NO_EDGE(252, "tmp.mount", DEP_AFTER, "swap.target", "no mount table: tmp.mount's type is unknown");
+        no_tmp_mount = false;
 }
 
 /* the mount table of a running system: file system types, and the mounts PID 1 loads as references before the
@@ -243,6 +263,7 @@ static void test_mount_table(void) {
                 tap_bail("mount_table_parse_mountinfo(mi2): %s", strerror(-r));
         table = &t;
         mounted = mp;
+        no_tmp_mount = true;
         o = edge(252, "tmp.mount", DEP_AFTER, "swap.target");
         tap_ok(o != NULL, "a tmpfs known from the mount table is ordered after swap.target");
         TAP_STREQ(o ? o->rule : NULL, "mount-default-tmpfs-swap", "by rule mount-default-tmpfs-swap");
@@ -274,6 +295,7 @@ static void test_mount_table(void) {
              "252: the same mount on the line that loads the targets is loaded in full");
         table = NULL;
         mounted = NULL;
+        no_tmp_mount = false;
         mount_table_done(&t);
         mount_table_done(&t2);
 }
@@ -301,6 +323,46 @@ static void test_broken_rule(void) {
         rules_free(r2);
 }
 
+/* Does the unit first loaded as first, then asked for as then, want wanted? */
+static bool alias_wants(unsigned v, const char *first, const char *then, const char *wanted) {
+        _cleanup_(model_freep) Model *m = NULL;
+        const ModelUnit *u;
+        uint32_t b;
+        EdgeSet e;
+        int r;
+
+        r = model_new(&(ModelOptions) { .root = root, .systemd = v }, rules, &m, NULL);
+        if (r < 0)
+                tap_bail("model_new(systemd %u): %s", v, strerror(-r));
+        if ((r = model_add(m, first, NULL)) < 0 || (r = model_add(m, then, NULL)) < 0 || (r = model_finish(m)) < 0)
+                tap_bail("the model of %s and %s at %u: %s", first, then, v, strerror(-r));
+        u = model_get(m, then);
+        if (!u || !u->loaded)
+                tap_bail("%s is not loaded at %u", then, v);
+        if (graph_find_node(model_graph(m), wanted, &b) < 0)
+                return false;
+        e = graph_out(model_graph(m), u->node);
+        for (size_t i = 0; i < e.n; i++) {
+                const GraphEdge *ed = graph_edge(model_graph(m), edge_set_get(&e, i));
+                if (ed->type == DEP_WANTS && ed->to == b)
+                        return true;
+        }
+        return false;
+}
+
+/* A base unit without a file in the tree has the names the base model gives it (its aliases): systemd reads the
+ * .wants/ links of every name of a unit, whichever name loads it first (unit_load_dropin()) */
+static void test_base_aliases(void) {
+        tap_ok(alias_wants(252, "runlevel3.target", "multi-user.target", "mu-wanted.service"),
+               "loaded as runlevel3.target first: multi-user.target.wants/ still counts");
+        tap_ok(alias_wants(252, "runlevel3.target", "multi-user.target", "rl3-wanted.service"),
+               "loaded as runlevel3.target first: runlevel3.target.wants/ counts");
+        tap_ok(alias_wants(252, "multi-user.target", "runlevel3.target", "rl3-wanted.service"),
+               "loaded as multi-user.target first: runlevel3.target.wants/ counts");
+        tap_ok(alias_wants(252, "multi-user.target", "runlevel3.target", "mu-wanted.service"),
+               "loaded as multi-user.target first: multi-user.target.wants/ counts");
+}
+
 int main(void) {
         setup();
         test_private_tmp();
@@ -311,6 +373,7 @@ int main(void) {
         test_perpetual_units();
         test_mount_table();
         test_broken_rule();
+        test_base_aliases();
         teardown();
         return tap_done();
 }
