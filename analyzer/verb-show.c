@@ -490,7 +490,7 @@ int verb_show(int argc, char *argv[], Context *ctx) {
                 if (r >= 0) {
                         r = unit_verify(u, st, &features, &diags);
                         if (r > 0)
-                                u->load_state = LOAD_BAD_SETTING;
+                                u->load_state = (LoadState) r;
                 }
                 if (r < 0)
                         goto fail;
