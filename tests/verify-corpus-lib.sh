@@ -30,7 +30,7 @@ corpus_stage() {
                 n=${f##*/}
                 echo "${f#"$c"/} $n" >> "$w/list"
         done < <(find "$c/units" "$c/test" -path "$c/test/fuzz" -prune -o -type f -regextype posix-extended \
-                        -regex '.*/[^/]+\.(service|socket|target|mount|automount|swap|timer|path|slice|scope)' \
+                        -regex '.*/[A-Za-z0-9:_.\\-]+(@[A-Za-z0-9:_.\\-]*)?\.(service|socket|target|mount|automount|swap|timer|path|slice|scope)' \
                         -print | LC_ALL=C sort)
         for f in "$c"/test/fuzz/fuzz-unit-file/*; do
                 [ -f "$f" ] || continue
