@@ -8,7 +8,8 @@
 #     writes DIR/files: "BATCH NAME ORIGIN" per file. Files from units/ and test/ keep their names (*.in files
 #     need a build and are left out); a fuzz corpus file "F" whose first line names a unit type T becomes
 #     "fuzz-F.T" without that line (as systemd's fuzz-unit-file reads it), other fuzz files "fuzz-F.service".
-# corpus_verify SUITE DIR      systemd's verdicts, warned lines and edges: DIR/sd.{verdicts,warned,edges}
+# corpus_verify SUITE DIR      systemd's verdicts, warned lines and edges: DIR/sd.{verdicts,warned,edges}, from
+#     the cache under the corpus when the tree, the corpus and these scripts are those it was made with
 # corpus_bootrace SUITE DIR    the same from bootrace show and graph: DIR/br.{verdicts,warned,edges}
 #     verdicts: "NAME STATE" (loaded, bad-setting, error, not-found, masked); warned: "NAME:LINE" for each line
 #     of each file the loader warns about; edges: as graph-oracle-lib.sh, for the corpus units only.
@@ -22,48 +23,87 @@
 corpus_dir() { echo "${LAB_CORPUS:-$LAB_SRV/corpus}/$1"; }
 
 corpus_stage() {
-        local suite=$1 w=$2 c f n t first
-        c=$(corpus_dir "$suite")
-        mkdir -p "$w"
-        : > "$w/list"
-        while IFS= read -r f; do
-                n=${f##*/}
-                echo "${f#"$c"/} $n" >> "$w/list"
-        done < <(find "$c/units" "$c/test" -path "$c/test/fuzz" -prune -o -type f -regextype posix-extended \
-                        -regex '.*/[A-Za-z0-9:_.\\-]+(@[A-Za-z0-9:_.\\-]*)?\.(service|socket|target|mount|automount|swap|timer|path|slice|scope)' \
-                        -print | LC_ALL=C sort)
-        for f in "$c"/test/fuzz/fuzz-unit-file/*; do
-                [ -f "$f" ] || continue
-                first=$(head -n1 "$f" | tr -d '\000\r')
-                case $first in
-                service|socket|target|device|mount|automount|swap|timer|path|slice|scope) t=$first ;;
-                *) t=service ;;
-                esac
-                n="fuzz-$(basename "$f" | tr -c 'A-Za-z0-9_.\n-' '_')"
-                case $n in *."$t") ;; *) n=$n.$t ;; esac
-                echo "${f#"$c"/} $n" >> "$w/list"
-        done
-        # batches: the k-th file of a name goes into batch k
-        awk '{ b = ++seen[$2]; printf "b%02d %s %s\n", b, $2, $1 }' "$w/list" > "$w/files"
-        while read -r b n o; do
-                mkdir -p "$w/$b"
-                case $o in
-                test/fuzz/fuzz-unit-file/*)
-                        first=$(head -n1 "$c/$o" | tr -d '\000\r')
-                        case $first in
-                        service|socket|target|device|mount|automount|swap|timer|path|slice|scope)
-                                tail -n +2 "$c/$o" > "$w/$b/$n" ;;
-                        *) cp "$c/$o" "$w/$b/$n" ;;
-                        esac ;;
-                *) cp "$c/$o" "$w/$b/$n" ;;
-                esac
-        done < "$w/files"
+        # one python3 pass: a shell loop forked head, tr and cp per file (50 s for 568 files on a loaded machine)
+        python3 - "$(corpus_dir "$1")" "$2" <<'PY'
+import os, re, shutil, stat, sys
+c, w = sys.argv[1], sys.argv[2]
+types = ("service", "socket", "target", "device", "mount", "automount", "swap", "timer", "path", "slice", "scope")
+unit = re.compile(r"[A-Za-z0-9:_.\\-]+(@[A-Za-z0-9:_.\\-]*)?\.(service|socket|target|mount|automount|swap|timer|path|slice|scope)")
+own = []
+for top in ("units", "test"):
+    for d, dirs, names in os.walk(os.path.join(c, top)):
+        if d == os.path.join(c, "test"):
+            dirs[:] = [x for x in dirs if x != "fuzz"]
+        for n in names:
+            f = os.path.join(d, n)
+            if unit.fullmatch(n) and stat.S_ISREG(os.lstat(f).st_mode):
+                own.append(f)
+entries = [(f[len(c) + 1:], os.path.basename(f), None) for f in sorted(own)]
+fz = os.path.join(c, "test/fuzz/fuzz-unit-file")
+for b in sorted(os.listdir(fz)) if os.path.isdir(fz) else []:
+    f = os.path.join(fz, b)
+    if not os.path.isfile(f):
+        continue
+    data = open(f, "rb").read()
+    first = data.split(b"\n", 1)[0].replace(b"\0", b"").replace(b"\r", b"").decode("latin-1")
+    t = first if first in types else "service"
+    n = "fuzz-" + re.sub(r"[^A-Za-z0-9_.\n-]", "_", b)
+    if not n.endswith("." + t):
+        n += "." + t
+    entries.append((f[len(c) + 1:], n, data.split(b"\n", 1)[1] if first in types and b"\n" in data
+                    else b"" if first in types else None))
+os.makedirs(w, exist_ok=True)
+seen = {}
+with open(os.path.join(w, "list"), "w") as lst, open(os.path.join(w, "files"), "w") as fil:
+    for o, n, body in entries:
+        lst.write(f"{o} {n}\n")
+        seen[n] = seen.get(n, 0) + 1
+        bd = os.path.join(w, "b%02d" % seen[n])
+        fil.write(f"b{seen[n]:02d} {n} {o}\n")
+        os.makedirs(bd, exist_ok=True)
+        if body is None:
+            shutil.copyfile(os.path.join(c, o), os.path.join(bd, n))
+        else:
+            open(os.path.join(bd, n), "wb").write(body)
+PY
 }
 
 # The batches, one per line.
 corpus_batches() { awk '{ print $1 }' "$1/files" | sort -u; }
 
+# The key of verify's results for a suite: the corpus, the tree's packages (dpkg status: its systemd and the
+# units the corpus units pull in) and the code that stages, runs and reads verify (not bootrace's side). Same
+# key, same results.
+corpus_verify_key() {
+        local suite=$1
+        { cat "$(corpus_dir "$suite")/VERSION" "$LAB_SRV/$suite/var/lib/dpkg/status" "$LAB/lab-oracle.sh" 2> /dev/null
+          declare -f corpus_stage corpus_verify_run corpus_own_edges graph_oracle_dump2tsv; } | sha256sum | cut -c1-16
+}
+
+# verify's results are cached beside the corpus ($(corpus_dir SUITE)/verify-cache/KEY/sd.*): running the tree's
+# verify over the corpus is the expensive half (a minute per tree on two cores), and its answer only changes with
+# the key. A corpus fetched again (tests/systemd-corpus.sh) starts without a cache; an unwritable one is not used.
 corpus_verify() {
+        local suite=$1 w=$2 key cache
+        key=$(corpus_verify_key "$suite")
+        cache=$(corpus_dir "$suite")/verify-cache
+        if [ -s "$cache/$key/sd.verdicts" ] && [ -f "$cache/$key/sd.warned" ] && [ -f "$cache/$key/sd.edges" ]; then
+                cp "$cache/$key"/sd.verdicts "$cache/$key"/sd.warned "$cache/$key"/sd.edges "$w/"
+                echo "# $suite: verify's results from the cache ($cache/$key)"
+                return 0
+        fi
+        corpus_verify_run "$suite" "$w"
+        if mkdir -p "$cache" 2> /dev/null && [ -w "$cache" ] && [ -s "$w/sd.verdicts" ]; then
+                rm -rf "$cache/$key.new" "$cache/$key" &&
+                        mkdir "$cache/$key.new" &&
+                        cp "$w"/sd.verdicts "$w"/sd.warned "$w"/sd.edges "$cache/$key.new/" &&
+                        find "$cache" -mindepth 1 -maxdepth 1 ! -name "$key.new" -exec rm -rf {} + &&
+                        mv "$cache/$key.new" "$cache/$key" ||
+                        echo "# $suite: could not cache verify's results in $cache"
+        fi
+}
+
+corpus_verify_run() {
         local suite=$1 w=$2 b
         : > "$w/sd.verdicts"; : > "$w/sd.warned"; : > "$w/sd.dump"
         for b in $(corpus_batches "$w"); do
