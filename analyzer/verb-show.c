@@ -223,7 +223,8 @@ static void print_text(const Unit *u, const SettingStatus *st, const Values *v, 
                        u->links[i].masked ? ", masked by /dev/null" : "");
         }
 
-        if (section_order(u, &sections) < 0)
+        /* an error unit's settings are only what systemd read, and warned about, before it refused a file */
+        if (u->load_state == LOAD_ERROR || section_order(u, &sections) < 0)
                 return;
         STRV_FOREACH(sec, sections) {
                 printf("\n[%s]\n", *sec);
@@ -281,7 +282,7 @@ static void print_json_unit(JsonWriter *w, const Unit *u, const SettingStatus *s
         json_end_array(w);
         json_key(w, "settings");
         json_begin_array(w);
-        for (size_t i = 0; i < u->n_settings; i++) {
+        for (size_t i = 0; u->load_state != LOAD_ERROR && i < u->n_settings; i++) {
                 const Setting *s = &u->settings[i];
                 json_begin_object(w);
                 json_kv_string(w, "section", s->section);

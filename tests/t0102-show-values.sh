@@ -51,3 +51,18 @@ printf '[Service]\nRestrictNamespaces=time\nExecStart=/bin/true\n' > "$d/ns.serv
 ns() { show_state "$1" "$d/ns.service" > /dev/null; grep -q "RestrictNamespaces=time" "$TMP/err"; }
 test_expect "RestrictNamespaces=time is warned about on 247" ns 247
 test_expect_fail "RestrictNamespaces=time is known on 252" ns 252
+
+# A file refused at a line (here invalid UTF-8, 252) is an error unit, but systemd's config_parse() has read and
+# warned about the lines before it: so does bootrace, and it shows none of those settings as the unit's.
+printf '[Service]\nExecStart=/bin/true\nFrobnicate=yes\nNice=40\nDescription=\xff\n' > "$d/refused.service"
+refused() {
+        bootrace show --systemd=252 "$d/refused.service" > "$TMP/out" 2> "$TMP/err"
+        grep -q '^LoadState: error' "$TMP/out" && warned "refused.service:3: warning: unknown key Frobnicate=" &&
+                warned "refused.service:4: warning: Nice=40" && warned "refused.service:5: error: invalid UTF-8" &&
+                ! grep -q 'ExecStart=' "$TMP/out"
+}
+test_expect "a refused file still warns about its lines before the refusing one, as systemd does" refused
+# scope_load() refuses a scope before it reads its file: nothing in it is warned about
+printf '[Scope]\nFrobnicate=yes\nno equals sign\n' > "$d/y.scope"
+scope_quiet() { [ "$(show_state 252 "$d/y.scope")" = not-found ] && ! grep -q 'warning' "$TMP/err"; }
+test_expect "a .scope file is not read: no warnings about its lines" scope_quiet

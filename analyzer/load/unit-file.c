@@ -483,15 +483,15 @@ int unit_file_parse(const char *path, const char *data, size_t size, const Parse
                 r = -ENOMEM;
         else
                 r = parse_buffer(&P, data, size);
-        if (r >= 0)
+        if (r >= 0 || r == -EBADMSG)
                 finish_pool(&P);
         free(P.cont);
         free(P.pool);
         free(P.offs);
         free(P.sect);
-        if (r < 0)
+        if (r < 0 && r != -EBADMSG)
                 return r;
 
         *ret = TAKE_PTR(f);
-        return 0;
+        return r < 0 ? r : 0;
 }
