@@ -66,3 +66,13 @@ test_expect "a refused file still warns about its lines before the refusing one,
 printf '[Scope]\nFrobnicate=yes\nno equals sign\n' > "$d/y.scope"
 scope_quiet() { [ "$(show_state 252 "$d/y.scope")" = not-found ] && ! grep -q 'warning' "$TMP/err"; }
 test_expect "a .scope file is not read: no warnings about its lines" scope_quiet
+
+# An unknown escape in a command line (\- here): from 228 systemd keeps it as written, warns, and loads the unit;
+# before, the command failed and the service had no ExecStart=.
+printf '[Service]\nExecStart=/bin/sh -c "echo a\\-b"\n' > "$d/esc.service"
+esc() {
+        [ "$(show_state "$1" "$d/esc.service")" = "$2" ] || return 1
+        if [ "$2" = loaded ]; then warned "esc.service:2: warning: ExecStart=: unknown escape sequences"; fi
+}
+test_expect "252: an unknown escape in ExecStart= is warned about and kept, the unit loads" esc 252 loaded
+test_expect "227: an unknown escape fails the command, the service is refused" esc 227 bad-setting

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "load/unit-settings.h"
+#include "load/unit-words.h"
 
 static const char * const setting_status_table[_SETTING_STATUS_MAX] = {
         [SETTING_EFFECTIVE] = "effective",
@@ -30,6 +31,9 @@ int unit_settings_classify(const Unit *u, const Rules *rules, unsigned v, Settin
                 return -ENOMEM;
 
         bool stopped = false;
+        FeatureSet fs;
+        /* the features of v, for the command lines (exec_command_parse()); none for version 0 */
+        bool fs_ok = rules_feature_set(rules, v, &fs) >= 0;
 
         for (size_t i = 0; i < u->n_settings; i++) {
                 const Setting *s = &u->settings[i];
@@ -98,6 +102,21 @@ int unit_settings_classify(const Unit *u, const Rules *rules, unsigned v, Settin
                                                 s->key, s->value, strna(why), v);
                                 continue;
                         }
+                }
+                if (fs_ok && info[i]->type == VALUE_EXEC && !isempty(s->value)) {
+                        ExecCommand *c = NULL;
+                        size_t n = 0;
+                        bool relaxed = false;
+
+                        if (exec_command_parse(s->value, &fs, &c, &n, NULL) == -ENOMEM)
+                                return -ENOMEM;
+                        for (size_t k = 0; k < n; k++)
+                                relaxed = relaxed || c[k].unknown_escape;
+                        exec_command_list_free(c, n);
+                        if (relaxed)
+                                (void) diag_add(diags, DIAG_WARNING, file, s->line,
+                                                "%s=: unknown escape sequences, kept as written (backslash and all)",
+                                                s->key);
                 }
                 if (rules_key_warning(info[i], v))
                         (void) diag_add(diags, DIAG_WARNING, file, s->line, "%s=: %s", s->key,

@@ -39,6 +39,7 @@
         X(EXEC_PREFIX_COLON, "exec-prefix-colon")                                                               \
         X(EXEC_PREFIX_PIPE, "exec-prefix-pipe")                                                                 \
         X(EXEC_RELATIVE, "exec-relative")                                                                       \
+        X(EXEC_UNKNOWN_ESCAPE_RELAXED, "exec-unknown-escape-relaxed")                                           \
         /* specifiers (§5): a letter known in values, and allowed in unit names */                             \
         X(SPECIFIER_UNKNOWN_IS_ERROR, "specifier-unknown-is-error")                                             \
         X(SPECIFIER_MANAGER_USER, "specifier-manager-user")                                                     \
