@@ -359,7 +359,10 @@ static int parse_path_arg(const char *arg, ShowArg *ret) {
         if (r == -EINVAL)
                 log_error("%s: \"%s\" is not a valid unit file name (NAME.service, NAME.socket, ...)", arg,
                           path_basename(arg));
-        return r;
+        if (r < 0)
+                return r;
+        /* a template file is shown as its instance NAME@i, as systemd-analyze verify loads it */
+        return unit_name_file_instance(&ret->name);
 }
 
 int verb_show(int argc, char *argv[], Context *ctx) {

@@ -76,3 +76,18 @@ esc() {
 }
 test_expect "252: an unknown escape in ExecStart= is warned about and kept, the unit loads" esc 252 loaded
 test_expect "227: an unknown escape fails the command, the service is refused" esc 227 bad-setting
+
+# A template given as a file is loaded as its instance NAME@i, as systemd-analyze verify does: %i is "i", %f "/i",
+# and graph prints its edges (it printed nothing, and show called BindsTo=%i.device "not a valid unit name").
+printf '[Unit]\nBindsTo=%%i.device\nRequiresMountsFor=%%f\n[Service]\nExecStart=/bin/true\n' > "$d/tpl@.service"
+tpl_show() {
+        bootrace show --systemd=252 "$d/tpl@.service" > "$TMP/out" 2> "$TMP/err" &&
+                grep -q '^# tpl@i.service' "$TMP/out" && grep -q '^BindsTo=i.device' "$TMP/out" &&
+                grep -q '^RequiresMountsFor=/i ' "$TMP/out" && ! grep -q 'not a valid unit name' "$TMP/err"
+}
+test_expect "show: a template file is its instance NAME@i" tpl_show
+tpl_graph() {
+        bootrace graph --offline --systemd=252 "$d/tpl@.service" > "$TMP/out" 2> "$TMP/err" &&
+                grep -q "^tpl@i.service	BindsTo	i.device	" "$TMP/out"
+}
+test_expect "graph: a template file gives the edges of NAME@i" tpl_graph
