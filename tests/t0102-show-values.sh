@@ -91,3 +91,13 @@ tpl_graph() {
                 grep -q "^tpl@i.service	BindsTo	i.device	" "$TMP/out"
 }
 test_expect "graph: a template file gives the edges of NAME@i" tpl_graph
+
+# Specifiers in the values implicit dependencies come from are expanded first, as systemd does: the socket's
+# paths give RequiresMountsFor= of /run/x.i/stdout and /run/y-NAME.sock, not of "%i" and "%t" as written.
+printf '[Socket]\nListenStream=/run/x.%%i/stdout\nListenStream=%%t/y-%%p.sock\nService=foo.service\n' > "$d/sk@.socket"
+spec_implicit() {
+        bootrace graph --offline --systemd=252 "$d/sk@.socket" > "$TMP/out" 2> "$TMP/err" &&
+                grep -q "^sk@i.socket	RequiresMountsFor	/run/x.i/stdout	" "$TMP/out" &&
+                grep -q "^sk@i.socket	RequiresMountsFor	/run/y-sk.sock	" "$TMP/out" && ! grep -q '%' "$TMP/out"
+}
+test_expect "specifiers in a socket's paths are expanded for its implicit RequiresMountsFor=" spec_implicit
