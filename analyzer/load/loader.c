@@ -534,6 +534,7 @@ static int read_into_unit_depth(const Loader *l, Unit *u, const Root *root, cons
         if (r < 0)
                 return r;
         u->sources[src].included = depth > 0;
+        u->sources[src].refused = refused < 0;
         u->sources[src].pool = TAKE_PTR(f->pool); /* the settings below point into it */
         for (size_t i = 0; i < f->n_assignments; i++) {
                 Assignment *a = &f->assignments[i];
