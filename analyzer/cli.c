@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <stdarg.h>
 
+#include "basic/suggest.h"
 #include "basic/unit-name.h"
 #include "cli.h"
 #include "load/root.h"
@@ -93,6 +94,46 @@ static const struct option global_options[] = {
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
 };
+
+/* The option closest to a mistyped "--name" or "--name=value", or NULL. */
+static const char *suggest_option(const char *arg, const struct option *opts, size_t n) {
+        _cleanup_(freep) const char **names = NULL;
+        _cleanup_(freep) char *name = NULL;
+        const char *s = startswith(arg, "--");
+
+        if (!s)
+                return NULL;
+        name = strndup_safe(s, strcspn(s, "="));
+        names = calloc(n + 1, sizeof(char *));
+        if (!name || !names)
+                return NULL;
+        for (size_t i = 0; i < n; i++)
+                names[i] = opts[i].name;
+        return suggest_closest(name, names, n);
+}
+
+bool cli_global_option_takes_value(const char *arg) {
+        const struct option *match = NULL;
+        size_t l;
+
+        if (!startswith(arg, "--") || strchr(arg, '='))
+                return false;
+        arg += 2;
+        l = strlen(arg);
+        if (l == 0)
+                return false;
+        /* getopt_long takes an unambiguous abbreviation too (--targ V): a unique prefix counts */
+        for (size_t i = 0; i < ELEMENTSOF(global_options); i++) {
+                if (streq(global_options[i].name, arg))
+                        return global_options[i].has_arg == required_argument;
+                if (strncmp(global_options[i].name, arg, l) == 0) {
+                        if (match)
+                                return false;
+                        match = &global_options[i];
+                }
+        }
+        return match && match->has_arg == required_argument;
+}
 
 int cli_parse(int argc, char *argv[], Context *ctx, const struct option *extra, const char *extra_short,
               VerbOptionHandler handler, void *userdata, const char *help, int *ret_optind) {
@@ -196,9 +237,12 @@ int cli_parse(int argc, char *argv[], Context *ctx, const struct option *extra, 
                         if (optopt && optopt < 0x100)
                                 log_error("%s: unknown option -%c or missing argument (see '%s --help')", argv[0],
                                           optopt, argv[0]);
-                        else
-                                log_error("%s: unknown option %s or missing argument (see '%s --help')", argv[0],
-                                          argv[optind - 1], argv[0]);
+                        else {
+                                const char *close = suggest_option(argv[optind - 1], opts, n);
+                                log_error("%s: unknown option %s or missing argument%s%s%s (see '%s --help')",
+                                          argv[0], argv[optind - 1], close ? "; did you mean --" : "",
+                                          strempty(close), close ? "?" : "", argv[0]);
+                        }
                         return -EINVAL;
                 default:
                         if (!handler) {
@@ -250,6 +294,17 @@ int cli_load_rules(Rules **ret, DiagList *diags) {
                 log_error("cannot read the rules in %s", rules_default_dir());
         }
         return r;
+}
+
+const char *cli_suggest_check(const Rules *rules, const char *id) {
+        size_t n = rules_check_count(rules);
+        _cleanup_(freep) const char **ids = calloc(n + 1, sizeof(char *));
+
+        if (!ids)
+                return NULL;
+        for (size_t i = 0; i < n; i++)
+                ids[i] = rules_check_get(rules, i)->id;
+        return suggest_closest(id, ids, n);
 }
 
 int cli_feature_set(Rules **rules, unsigned version, FeatureSet *ret) {

@@ -45,6 +45,10 @@ typedef int (*VerbOptionHandler)(int c, const char *arg, void *userdata);
 int cli_parse(int argc, char *argv[], Context *ctx, const struct option *extra, const char *extra_short,
               VerbOptionHandler handler, void *userdata, const char *help, int *ret_optind);
 
+/* Is arg a global option that takes its value from the next argument ("--target" of "--target NAME", also an
+ * unambiguous abbreviation such as "--targ")? main.c asks it of the options before the verb. */
+bool cli_global_option_takes_value(const char *arg);
+
 /* Is format one of the allowed ones (a _FORMAT_INVALID-terminated list)? Prints an error when not. */
 int cli_check_format(const Context *ctx, const char *verb, const OutputFormat *allowed);
 
@@ -61,6 +65,9 @@ int cli_open_root(const Context *ctx, Root **ret);
 /* bootrace's rules (from rules_default_dir()). Returns 0, or a negative errno after printing the diagnostics in
  * diags and an error. */
 int cli_load_rules(Rules **ret, DiagList *diags);
+
+/* The check id closest to a mistyped one (a borrowed string of rules), or NULL: for "did you mean". */
+const char *cli_suggest_check(const Rules *rules, const char *id);
 
 typedef struct Profile Profile;
 

@@ -2,6 +2,7 @@
 /* bootrace: option parsing, the verb table and the mapping to exit codes. Nothing else lives here. */
 
 #include "config.h"
+#include "basic/suggest.h"
 #include "verbs.h"
 
 static void help(void) {
@@ -9,7 +10,7 @@ static void help(void) {
                "Find systemd boot-ordering races before they ship, and measure them after.\n\nVerbs:\n");
         for (size_t i = 0; i < verb_table_size; i++)
                 printf("  %-8s %s\n", verb_table[i].name, verb_table[i].summary);
-        printf("\nGlobal options (before or after the verb):\n"
+        printf("\nGlobal options (before or after the verb; a value after '=' or as the next argument):\n"
                "  --root=DIR          read units (and journals) from this root directory\n"
                "  --target=NAME       judge for this release, e.g. ubuntu-xenial, debian-bookworm\n"
                "  --systemd=N         judge for this systemd version (overrides --target)\n"
@@ -43,6 +44,9 @@ int main(int argc, char *argv[]) {
                 }
                 if (streq(argv[i], "--"))
                         break;
+                /* "--target NAME lint": NAME is the option's value, not the verb */
+                if (cli_global_option_takes_value(argv[i]) && i + 1 < argc)
+                        i++;
         }
         if (i >= argc || argv[i][0] == '-') {
                 log_error("no verb given; try 'bootrace --help'");
@@ -54,7 +58,16 @@ int main(int argc, char *argv[]) {
         if (streq(argv[i], complete.name))
                 verb = &complete;
         if (!verb) {
-                log_error("unknown verb '%s'; try 'bootrace --help'", argv[i]);
+                _cleanup_(freep) const char **names = calloc(verb_table_size + 1, sizeof(char *));
+                const char *close = NULL;
+                for (size_t k = 0; names && k < verb_table_size; k++)
+                        names[k] = verb_table[k].name;
+                if (names)
+                        close = suggest_closest(argv[i], names, verb_table_size);
+                if (close)
+                        log_error("unknown verb '%s'; did you mean '%s'? try 'bootrace --help'", argv[i], close);
+                else
+                        log_error("unknown verb '%s'; try 'bootrace --help'", argv[i]);
                 return EXIT_ERROR;
         }
 

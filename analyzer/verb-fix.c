@@ -131,6 +131,10 @@ static int add_path(FixUnits *u, const char *arg) {
                           path_basename(arg));
         else if (r < 0 && r != -ENOMEM)
                 log_error("%s: cannot read the directory: %s", arg, strerror(-r));
+        else if (r == 0) {
+                log_error("%s: no unit files in it (NAME.service, NAME.socket, ...)", arg);
+                return -ENOENT;
+        }
         if (r < 0)
                 return r;
         STRV_FOREACH(f, files) {
@@ -528,6 +532,7 @@ static int lint_baselines(FixJudged *j, const Root *root, const Rules *rules, co
                         .root = root,
                         .extra_dirs = units->extra,
                         .version = j->targets[t].version,
+                        .target = j->targets[t].name,
                         .distro = j->targets[t].distro,
                         .profile = j->targets[t].profile,
                         .generator_dir = j->targets[t].generator_dir,

@@ -23,7 +23,8 @@ static const char graph_help[] =
         "Print the dependencies systemd would give the units: those written in their files and drop-ins, the\n"
         ".wants/.requires links, and the implicit and default ones systemd adds by itself for that version,\n"
         "each with its origin. Without --root no tree is read: units come from the PATHs given and from\n"
-        "bootrace's model of that systemd version's base units. Without UNIT, every unit of the tree.\n\n"
+        "bootrace's model of that systemd version's base units. Without UNIT, every unit of the tree. A UNIT\n"
+        "that cannot be loaded (not-found, bad-setting, error) is named and the exit status is 2.\n\n"
         "  --all            print the edges of every loaded unit, not only of the units asked for\n"
         "  --offline        model systemd-analyze verify (its manager defaults; no mount table)\n"
         "  --mounted=PATH   PATH is a mount point (its mount unit exists without a unit file)\n"
@@ -398,8 +399,10 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         bool whole_tree;
         _cleanup_(diag_list_done) DiagList diags = {};
         _cleanup_(freep) char *distro = NULL;
+        const char *target_name = NULL;
         _cleanup_(lint_generated_removep) char *generated = NULL;
         _cleanup_(freep) char *nearest = NULL;
+        _cleanup_(strv_freep) char **unloaded = NULL;
         GraphArgs a = {};
         VersionChoice vc;
         unsigned version;
@@ -433,11 +436,8 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         r = cli_load_rules(&rules, &diags);
         if (r < 0)
                 goto finish;
-        if (ctx->target) {
-                const char *canonical = NULL;
-                if (rules_target_version(rules, ctx->target, NULL, &canonical) >= 0 && canonical)
-                        distro = strndup_safe(canonical, strcspn(canonical, "-"));
-        }
+        if (ctx->target && rules_target_version(rules, ctx->target, NULL, &target_name) >= 0 && target_name)
+                distro = strndup_safe(target_name, strcspn(target_name, "-"));
         for (int i = optind_; i < argc; i++) {
                 char *name = NULL;
                 if (strchr(argv[i], '/')) {
@@ -470,6 +470,7 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
                               .extra_dirs = extra,
                               .systemd = version,
                               .distro = distro,
+                              .target = target_name,
                               .offline = a.offline,
                               .no_base = a.no_base,
                               .mounted = a.mounted,
@@ -512,6 +513,17 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
                         log_error_errno(r, "%s: cannot load", n);
                         goto finish;
                 }
+                /* a unit asked for that systemd could not load either is no empty graph: an input error */
+                if (!whole_tree && mu && mu->unit->load_state != LOAD_LOADED && mu->unit->load_state != LOAD_MASKED) {
+                        char *e = NULL;
+                        if (asprintf_safe(&e, "%s: %s%s%s", n, load_state_to_string(mu->unit->load_state),
+                                          mu->unit->fragment_path ? ", " : "",
+                                          mu->unit->fragment_path ? mu->unit->fragment_path
+                                          : root ? " (no unit file for it in the root)"
+                                                 : " (no unit file for it given, nor in the base model)") < 0 ||
+                            strv_push(&unloaded, e) < 0)
+                                goto finish;
+                }
         }
         if (whole_tree) {
                 r = add_referenced_instances(model);
@@ -541,9 +553,12 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         else
                 print_text(model, a.all);
         fflush(stdout);
-        if (!ctx->quiet)
-                diag_list_print(&diags, stderr, DIAG_WARNING);
-        ret = EXIT_CLEAN;
+        diag_list_print(&diags, stderr, ctx->quiet ? DIAG_ERROR : DIAG_WARNING);
+        ret = diag_count(&diags, DIAG_ERROR) > 0 ? EXIT_ERROR : EXIT_CLEAN;
+        STRV_FOREACH(e, unloaded) {
+                log_error("%s", *e);
+                ret = EXIT_ERROR;
+        }
 finish:
         strv_free(a.mounted);
         free(a.transaction);

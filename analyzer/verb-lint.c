@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* bootrace lint: the race checks over unit files or a whole root, judged for one systemd version. */
 
+#include <stdarg.h>
 #include <sys/stat.h>
 
 #include "basic/unit-name.h"
@@ -24,14 +25,16 @@ static const char lint_help[] =
         "read in memory) or an unpacked package tree (debian/tmp, debian/foo: their unit and tmpfiles.d\n"
         "directories); they are searched before the root (or the embedded model of the target version when\n"
         "there is no --root). Findings are reported for the units given (PACKAGE:PATH:LINE for packages);\n"
-        "without PATH, for every unit of --root.\n\n"
+        "without PATH, for every unit of --root. --target may be given several times: each is judged and\n"
+        "reported on its own, and the exit status is the worst.\n\n"
         "  --profile=NAME        what a default installation of the --target release adds to the boot\n"
         "                        (default: its server profile: Debian's ifupdown, Ubuntu's netplan and\n"
         "                        networkd, RHEL's NetworkManager and firewalld; cloud: and cloud-init;\n"
         "                        desktop: NetworkManager; minimal: systemd's units only). Not with --root\n"
         "  --suppressions=FILE   lines \"UNIT: CHECK  # reason\" (UNIT may be *) to accept findings\n"
         "  --transaction=UNIT    the boot target whose transaction is checked for cycles (default.target)\n\n"
-        "Exit status: 0 nothing at or above --fail-on (default warning), 1 findings, 2 usage or input error.\n"
+        "Exit status: 0 nothing at or above --fail-on (default warning), 1 findings, 2 usage or input error\n"
+        "(also: a PATH or --root without unit files, a unit that cannot be loaded, any error printed).\n"
         "'bootrace explain' lists the checks.\n";
 
 enum {
@@ -63,9 +66,34 @@ static int lint_option(int c, const char *arg, void *userdata) {
         return *p ? 0 : -ENOMEM;
 }
 
+/* Appends the errors of src to dst. Returns 0 or -ENOMEM. */
+static int copy_errors(DiagList *dst, const DiagList *src) {
+        for (size_t i = 0; i < src->n; i++)
+                if (src->items[i].level == DIAG_ERROR &&
+                    diag_add(dst, DIAG_ERROR, src->items[i].file, src->items[i].line, "%s", src->items[i].message) < 0)
+                        return -ENOMEM;
+        return 0;
+}
+
+/* Records an input error that was printed (for the machine-readable reports). Returns -EINVAL, or -ENOMEM. */
+static int input_error(DiagList *input, const char *file, const char *fmt, ...) _printf_(3, 4);
+static int input_error(DiagList *input, const char *file, const char *fmt, ...) {
+        _cleanup_(freep) char *m = NULL;
+        va_list ap;
+        int r;
+
+        va_start(ap, fmt);
+        r = vasprintf(&m, fmt, ap);
+        va_end(ap);
+        if (r < 0 || diag_add(input, DIAG_ERROR, file, 0, "%s", m) < 0)
+                return -ENOMEM;
+        return -EINVAL;
+}
+
 /* A .deb or an unpacked package tree goes into pkgs: 1 taken, 0 not a package, <0 error. What was refused in
  * it is said here, once (these are no findings). */
-static int collect_package(const char *arg, const struct stat *st, PackageSet *pkgs) {
+static int collect_package(const char *arg, const struct stat *st, PackageSet *pkgs, DiagList *input,
+                           bool *said_error) {
         _cleanup_(diag_list_done) DiagList diags = {};
         int r;
 
@@ -73,23 +101,30 @@ static int collect_package(const char *arg, const struct stat *st, PackageSet *p
                 return 0;
         r = S_ISDIR(st->st_mode) ? package_set_add_tree(pkgs, arg, &diags) : package_set_add_deb(pkgs, arg, &diags);
         diag_list_print(&diags, stderr, DIAG_NOTICE);
+        *said_error = *said_error || diag_count(&diags, DIAG_ERROR) > 0;
+        if (copy_errors(input, &diags) < 0)
+                return -ENOMEM;
         if (r < 0) {
                 log_error("%s: cannot read the package: %s", arg, strerror(-r));
-                return r;
+                return r == -ENOMEM ? r : input_error(input, arg, "cannot read the package: %s", strerror(-r));
         }
         return 1;
 }
 
-static int collect_args(int argc, char *argv[], int first, char ***names, char ***extra, PackageSet *pkgs) {
+/* The PATHs: names to lint, directories to search first, packages. Returns 0, -ENOMEM, or another <0 after
+ * printing the error and recording it in input. */
+static int collect_args(int argc, char *argv[], int first, char ***names, char ***extra, PackageSet *pkgs,
+                        DiagList *input, bool *said_error) {
         for (int i = first; i < argc; i++) {
                 struct stat st;
                 int r;
 
                 if (stat(argv[i], &st) < 0) {
-                        log_error("%s: %s", argv[i], strerror(errno));
-                        return -errno;
+                        r = errno;
+                        log_error("%s: %s", argv[i], strerror(r));
+                        return input_error(input, argv[i], "%s", strerror(r));
                 }
-                r = collect_package(argv[i], &st, pkgs);
+                r = collect_package(argv[i], &st, pkgs, input, said_error);
                 if (r < 0)
                         return r;
                 if (r > 0)
@@ -98,13 +133,19 @@ static int collect_args(int argc, char *argv[], int first, char ***names, char *
                 if (r == -EINVAL) {
                         log_error("%s: \"%s\" is not a valid unit file name (NAME.service, NAME.socket, ...)",
                                   argv[i], path_basename(argv[i]));
-                        return r;
+                        return input_error(input, argv[i], "not a valid unit file name");
                 }
                 if (r == -ENOMEM)
                         return r;
                 if (r < 0) {
                         log_error("%s: cannot read the directory", argv[i]);
-                        return -EIO;
+                        return input_error(input, argv[i], "cannot read the directory");
+                }
+                if (r == 0) {
+                        /* a directory that holds nothing to judge is a wrong PATH, not a clean result */
+                        log_error("%s: no unit files in it (NAME.service, NAME.socket, ...); give a unit directory "
+                                  "such as debian/tmp/lib/systemd/system, a package tree or a .deb", argv[i]);
+                        return input_error(input, argv[i], "no unit files in it");
                 }
         }
         return 0;
@@ -113,7 +154,7 @@ static int collect_args(int argc, char *argv[], int first, char ***names, char *
 /* The packages' unit directories, their unit files as the names to lint, and every tmpfiles.d line of the
  * packages and the root. */
 static int collect_packages(PackageSet *pkgs, const Root *root, const FeatureSet *fs, bool quiet, char ***names,
-                            char ***dirs, TmpfilesList *tmpfiles) {
+                            char ***dirs, TmpfilesList *tmpfiles, bool *said_error) {
         _cleanup_(diag_list_done) DiagList tdiags = {};
         _cleanup_(strv_freep) char **files = NULL;
         DiagList *diags = &tdiags;
@@ -146,6 +187,7 @@ static int collect_packages(PackageSet *pkgs, const Root *root, const FeatureSet
                         if (tdiags.items[i].file && startswith(tdiags.items[i].file, pkgs->packages[k].origin)) {
                                 DiagList one = { .items = &tdiags.items[i], .n = 1 };
                                 diag_list_print(&one, stderr, DIAG_NOTICE);
+                                *said_error = *said_error || tdiags.items[i].level == DIAG_ERROR;
                                 break;
                         }
         return 0;
@@ -229,6 +271,132 @@ static void relativize_findings(FindingList *l) {
         }
 }
 
+/* One --target's judgement (or the one without --target). */
+typedef struct LintTarget {
+        const char *name;          /* --target as given; NULL: the context's own choice */
+        VersionChoice vc;
+        char *nearest, *distro;
+        const char *target_name;   /* the canonical target name, or NULL */
+        const Profile *profile;
+        FeatureSet features;
+        char **names, **package_dirs;
+        TmpfilesList tmpfiles;
+        char *generated;
+        LintRun *run;
+        DiagList diags;
+        DiagList errors;           /* what could not be judged for it, as the reports show it */
+} LintTarget;
+
+static void lint_target_done(LintTarget *t) {
+        free(t->nearest);
+        free(t->distro);
+        strv_free(t->names);
+        strv_free(t->package_dirs);
+        tmpfiles_list_done(&t->tmpfiles);
+        lint_generated_removep(&t->generated);
+        lint_run_release(t->run);
+        diag_list_done(&t->diags);
+        diag_list_done(&t->errors);
+}
+
+/* The version, distro and profile of t. Returns 0, or <0 after printing an error (usage: no report). */
+static int lint_target_setup(Context *ctx, const Root *root, Rules **rules, const char *profile_name,
+                             LintTarget *t) {
+        Context c = *ctx; /* a copy that names this target: the version is resolved for it */
+        int r;
+
+        if (t->name)
+                c.target = (char *) t->name;
+        r = context_resolve_version(&c, root, &t->vc);
+        if (r < 0)
+                return r;
+        t->nearest = version_choice_note(&t->vc);
+        if (version_choice_nearest(&t->vc) && !t->nearest)
+                return -ENOMEM;
+        if (c.target && rules_target_version(*rules, c.target, NULL, &t->target_name) >= 0) {
+                t->distro = strndup_safe(t->target_name, strcspn(t->target_name, "-"));
+                if (!t->distro)
+                        return -ENOMEM;
+        }
+        if (t->vc.source == VERSION_FROM_DEFAULT && !ctx->quiet)
+                log_warning("no --target or --systemd given%s: judging for systemd %u",
+                            root ? " and no systemd found in the root" : "", t->vc.version);
+        if (cli_feature_set(rules, t->vc.version, &t->features) < 0)
+                return -EINVAL;
+        r = cli_resolve_profile(*rules, t->target_name, root, profile_name, &t->profile);
+        if (r < 0)
+                return r;
+        if (!root && (t->profile || profile_name))
+                cli_say_profile(t->profile, t->target_name, ctx->quiet);
+        return 0;
+}
+
+/* Lints the given names for t. Returns 0 (t->errors says what could not be judged), or <0 after printing an
+ * error. */
+static int lint_target_run(const Context *ctx, const Root *root, Rules *rules, PackageSet *pkgs, char **given,
+                           bool paths_given, char **extra, bool first_target, const char *anchor,
+                           SuppressionFile *supp, bool *said_error, LintTarget *t) {
+        int r;
+
+        t->names = strv_copy(given);
+        if (given && !t->names)
+                return -ENOMEM;
+        /* the packages' own lines say once what was read */
+        r = collect_packages(pkgs, root, &t->features, ctx->quiet || !first_target, &t->names, &t->package_dirs,
+                             &t->tmpfiles, said_error);
+        if (r < 0) {
+                log_error("cannot read the packages: %s", strerror(-r));
+                return r;
+        }
+        if (!paths_given && collect_root_units(root, &t->features, &t->names, &t->diags) < 0) {
+                log_error("--root=%s: cannot list its units", ctx->root);
+                return -EIO;
+        }
+        if (strv_length(t->names) == 0) {
+                if (!paths_given)
+                        log_error("--root=%s: no unit files in it; is it the root of a system?", ctx->root);
+                else
+                        log_error("no unit files in the package%s given: nothing to judge",
+                                  pkgs->n_packages == 1 ? "" : "s");
+                return -ENOENT;
+        }
+        r = lint_generate(root, &t->features, &t->generated, &t->diags);
+        if (r < 0) {
+                log_error("cannot write the generated units: %s", strerror(-r));
+                return r;
+        }
+
+        LintRunOptions ro = {
+                .root = root, .extra_dirs = extra, .version = t->vc.version, .target = t->target_name,
+                .distro = t->distro,
+                .profile = t->profile, .package_root = pkgs->root, .package_dirs = t->package_dirs,
+                .tmpfiles = &t->tmpfiles, .generator_dir = t->generated, .anchor = anchor, .anchor_given = !!anchor,
+                .names = t->names, .suppressions = supp->path ? supp : NULL,
+        };
+        r = lint_run(&ro, rules, &t->run, &t->diags);
+        if (r < 0) {
+                diag_list_print(&t->diags, stderr, DIAG_ERROR);
+                log_error("cannot lint for systemd %u: %s", t->vc.version, strerror(-r));
+                return r;
+        }
+        STRV_FOREACH(e, t->run->load_errors) {
+                log_error("%s", *e);
+                if (diag_add(&t->errors, DIAG_ERROR, NULL, 0, "%s", *e) < 0)
+                        return -ENOMEM;
+        }
+        /* each race finding carries the repair `bootrace fix` would choose */
+        /* the fix search rewrites unit files on the host: units read from packages keep the checks' own fix */
+        r = pkgs->n_packages > 0 ? 0 : fix_attach(&ro, rules, t->run, &t->diags);
+        if (r < 0) {
+                diag_list_print(&t->diags, stderr, DIAG_ERROR);
+                log_error("cannot search for fixes: %s", strerror(-r));
+                return r;
+        }
+        relativize_findings(&t->run->findings);
+        finding_list_sort(&t->run->findings);
+        return copy_errors(&t->errors, &t->diags);
+}
+
 int verb_lint(int argc, char *argv[], Context *ctx) {
         static const OutputFormat formats[] = { FORMAT_TEXT, FORMAT_JSON, FORMAT_SARIF, FORMAT_JUNIT,
                                                 _FORMAT_INVALID };
@@ -240,23 +408,20 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
         };
         _cleanup_(root_freep) Root *root = NULL;
         _cleanup_(rules_freep) Rules *rules = NULL;
-        _cleanup_(lint_run_releasep) LintRun *run = NULL; /* the process exits after this verb */
         _cleanup_(strv_freep) char **names = NULL, **extra = NULL;
-        _cleanup_(lint_generated_removep) char *generated = NULL;
-        _cleanup_(diag_list_done) DiagList diags = {};
+        _cleanup_(diag_list_done) DiagList diags = {}, input = {};
         _cleanup_(suppression_file_done) SuppressionFile supp = {};
         _cleanup_(package_set_done) PackageSet pkgs = {};
-        _cleanup_(tmpfiles_list_done) TmpfilesList tmpfiles = {};
-        _cleanup_(strv_freep) char **package_dirs = NULL;
-        _cleanup_(freep) char *distro = NULL, *anchor = NULL, *profile_name = NULL;
-        _cleanup_(freep) char *nearest = NULL;
-        const Profile *profile = NULL;
+        _cleanup_(freep) char *anchor = NULL, *profile_name = NULL;
+        _cleanup_(freep) LintTarget *targets = NULL;
+        _cleanup_(freep) ReportRun *runs = NULL;
+        _cleanup_(freep) ReportMeta *metas = NULL;
+        _cleanup_(freep) DiagList *errors = NULL;
         LintArgs args = {};
-        VersionChoice vc;
-        const char *target_name = NULL;
-        unsigned version;
-        FeatureSet features;
-        int r, first;
+        size_t n_targets;
+        bool said_error = false; /* an error was printed: the exit status is 2 whatever else is found */
+        bool fatal = false;      /* nothing could be judged: the reports hold only what went wrong */
+        int r, first, ret = EXIT_CLEAN;
 
         r = cli_parse(argc, argv, ctx, options, NULL, lint_option, &args, lint_help, &first);
         anchor = args.transaction;
@@ -285,107 +450,108 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
         r = cli_load_rules(&rules, &diags);
         if (r < 0)
                 return EXIT_ERROR;
-        r = context_resolve_version(ctx, root, &vc);
-        if (r < 0)
-                return EXIT_ERROR;
-        version = vc.version;
-        nearest = version_choice_note(&vc);
-        if (version_choice_nearest(&vc) && !nearest)
-                return EXIT_ERROR;
-        if (ctx->target && rules_target_version(rules, ctx->target, NULL, &target_name) >= 0) {
-                distro = strndup_safe(target_name, strcspn(target_name, "-"));
-                if (!distro)
-                        return EXIT_ERROR;
-        }
-        if (vc.source == VERSION_FROM_DEFAULT && !ctx->quiet)
-                log_warning("no --target or --systemd given%s: judging for systemd %u",
-                            root ? " and no systemd found in the root" : "", version);
-        if (cli_feature_set(&rules, version, &features) < 0)
-                return EXIT_ERROR;
-        if (cli_resolve_profile(rules, target_name, root, profile_name, &profile) < 0)
-                return EXIT_ERROR;
-        if (!root && (profile || profile_name))
-                cli_say_profile(profile, target_name, ctx->quiet);
+        /* a mistyped check id in the suppression file would never match: said, with the id meant */
+        for (size_t k = 0; supp.checks && supp.checks[k]; k++)
+                if (!streq(supp.checks[k], "all") && !rules_check_lookup(rules, supp.checks[k])) {
+                        const char *close = cli_suggest_check(rules, supp.checks[k]);
+                        log_warning("%s:%u: unknown check \"%s\"%s%s%s; 'bootrace explain' lists them", supp.path,
+                                    supp.lines[k], supp.checks[k], close ? " (did you mean \"" : "",
+                                    strempty(close), close ? "\"?)" : "");
+                }
 
-        r = collect_args(argc, argv, first, &names, &extra, &pkgs);
-        if (r < 0)
+        /* several --target: each judged on its own (--systemd names one version: then the last --target) */
+        n_targets = strv_length(ctx->targets) > 1 && ctx->systemd == 0 ? strv_length(ctx->targets) : 1;
+        targets = calloc(n_targets, sizeof(LintTarget));
+        runs = calloc(n_targets, sizeof(ReportRun));
+        metas = calloc(n_targets, sizeof(ReportMeta));
+        errors = calloc(n_targets, sizeof(DiagList));
+        if (!targets || !runs || !metas || !errors)
                 return EXIT_ERROR;
-        r = collect_packages(&pkgs, root, &features, ctx->quiet, &names, &package_dirs, &tmpfiles);
-        if (r < 0) {
-                log_error("cannot read the packages: %s", strerror(-r));
-                return EXIT_ERROR;
-        }
-        if (first >= argc && collect_root_units(root, &features, &names, &diags) < 0) {
-                log_error("--root=%s: cannot list its units", ctx->root);
-                return EXIT_ERROR;
-        }
-        r = lint_generate(root, &features, &generated, &diags);
-        if (r < 0) {
-                log_error("cannot write the generated units: %s", strerror(-r));
-                return EXIT_ERROR;
+        for (size_t i = 0; i < n_targets; i++) {
+                targets[i].name = n_targets > 1 ? ctx->targets[i] : NULL;
+                if (lint_target_setup(ctx, root, &rules, profile_name, &targets[i]) < 0) {
+                        ret = EXIT_ERROR;
+                        goto finish;
+                }
         }
 
-        LintRunOptions ro = {
-                .root = root, .extra_dirs = extra, .version = version, .distro = distro, .profile = profile,
-                .package_root = pkgs.root, .package_dirs = package_dirs, .tmpfiles = &tmpfiles,
-                .generator_dir = generated, .anchor = anchor, .anchor_given = !!anchor, .names = names,
-                .suppressions = supp.path ? &supp : NULL,
-        };
-        r = lint_run(&ro, rules, &run, &diags);
-        if (r < 0) {
-                diag_list_print(&diags, stderr, DIAG_ERROR);
-                log_error("cannot lint for systemd %u: %s", version, strerror(-r));
-                return EXIT_ERROR;
+        r = collect_args(argc, argv, first, &names, &extra, &pkgs, &input, &said_error);
+        if (r == -ENOMEM) {
+                ret = EXIT_ERROR;
+                goto finish;
         }
-        STRV_FOREACH(e, run->load_errors)
-                log_error("%s", *e);
-        /* each race finding carries the repair `bootrace fix` would choose */
-        /* the fix search rewrites unit files on the host: units read from packages keep the checks' own fix */
-        r = pkgs.n_packages > 0 ? 0 : fix_attach(&ro, rules, run, &diags);
-        if (r < 0) {
-                diag_list_print(&diags, stderr, DIAG_ERROR);
-                log_error("cannot search for fixes: %s", strerror(-r));
-                return EXIT_ERROR;
+        fatal = r < 0;
+        for (size_t i = 0; i < n_targets && !fatal; i++) {
+                r = lint_target_run(ctx, root, rules, &pkgs, names, first < argc, extra, i == 0, anchor, &supp,
+                                    &said_error, &targets[i]);
+                if (r == -ENOENT) {
+                        /* nothing to judge: said, and recorded for the reports */
+                        if (input_error(&input, NULL, "no unit files to judge") == -ENOMEM) {
+                                ret = EXIT_ERROR;
+                                goto finish;
+                        }
+                        fatal = true;
+                } else if (r < 0) {
+                        ret = EXIT_ERROR;
+                        goto finish;
+                }
         }
-        relativize_findings(&run->findings);
-        finding_list_sort(&run->findings);
 
-        ReportMeta meta = {
-                .tool_version = PACKAGE_VERSION, .systemd = version, .target = target_name, .rules = rules,
-                .units = run->linted, .color = ctx->color, .quiet = ctx->quiet,
-                .packages = &pkgs, .tmpfiles = &tmpfiles, .version_choice = &vc, .nearest_note = nearest,
-                .profile = profile,
-        };
-        switch (ctx->format) {
-        case FORMAT_JSON:
-                r = report_json(&run->findings, &meta, stdout);
-                break;
-        case FORMAT_SARIF:
-                r = report_sarif(&run->findings, &meta, stdout);
-                break;
-        case FORMAT_JUNIT:
-                r = report_junit(&run->findings, &meta, stdout);
-                break;
-        default:
-                r = report_text(&run->findings, &meta, stdout);
-                break;
+        ret = EXIT_ERROR;
+        for (size_t i = 0; i < n_targets; i++) {
+                LintTarget *t = &targets[i];
+                static const FindingList none = {};
+
+                /* what went wrong for every target, then for this one */
+                if (copy_errors(&errors[i], &input) < 0 || copy_errors(&errors[i], &t->errors) < 0)
+                        goto finish;
+                metas[i] = (ReportMeta) {
+                        .tool_version = PACKAGE_VERSION, .systemd = t->vc.version, .target = t->target_name,
+                        .rules = rules, .units = t->run ? t->run->linted : NULL, .color = ctx->color,
+                        .quiet = ctx->quiet, .packages = &pkgs, .tmpfiles = &t->tmpfiles,
+                        .version_choice = &t->vc, .nearest_note = t->nearest, .profile = t->profile,
+                        .errors = &errors[i],
+                };
+                runs[i] = (ReportRun) { .findings = t->run ? &t->run->findings : &none, .meta = &metas[i] };
         }
-        fflush(stdout);
+        ret = fatal ? EXIT_ERROR : EXIT_CLEAN;
+        /* nothing judged: the machine-readable formats still say what went wrong; text said it on stderr */
+        if (!fatal || ctx->format != FORMAT_TEXT) {
+                r = report_lint(ctx->format, runs, n_targets, stdout);
+                fflush(stdout);
+                if (r < 0) {
+                        log_error("cannot write the report: %s", strerror(-r));
+                        ret = EXIT_ERROR;
+                }
+        }
+        if (fatal)
+                goto finish;
         /* load warnings became findings (unknown-key, invalid-value); errors and notices are said here */
-        for (size_t i = 0; i < diags.n; i++)
-                if (diags.items[i].level == DIAG_ERROR || (!ctx->quiet && diags.items[i].level == DIAG_NOTICE)) {
-                        DiagList one = { .items = &diags.items[i], .n = 1 };
-                        diag_list_print(&one, stderr, DIAG_NOTICE);
+        for (size_t i = 0; i < n_targets; i++)
+                for (size_t k = 0; k < targets[i].diags.n; k++) {
+                        const Diag *d = &targets[i].diags.items[k];
+                        if (d->level == DIAG_ERROR || (!ctx->quiet && d->level == DIAG_NOTICE && i == 0)) {
+                                DiagList one = { .items = (Diag *) d, .n = 1 };
+                                diag_list_print(&one, stderr, DIAG_NOTICE);
+                                said_error = said_error || d->level == DIAG_ERROR;
+                        }
                 }
         for (size_t k = 0; supp.units && supp.units[k]; k++)
                 if (!supp.used[k] && !ctx->quiet)
                         log_warning("%s:%u: suppression of %s for %s matched no finding", supp.path, supp.lines[k],
                                     supp.checks[k], supp.units[k]);
-        if (r < 0) {
-                log_error("cannot write the report: %s", strerror(-r));
-                return EXIT_ERROR;
+        /* the worst of the targets */
+        for (size_t i = 0; i < n_targets; i++) {
+                if (targets[i].run->input_error || said_error)
+                        ret = EXIT_ERROR;
+                else if (ret == EXIT_CLEAN && targets[i].run &&
+                         finding_list_count_at_least(&targets[i].run->findings, ctx->fail_on) > 0)
+                        ret = EXIT_FINDINGS;
         }
-        if (run->input_error)
-                return EXIT_ERROR;
-        return finding_list_count_at_least(&run->findings, ctx->fail_on) > 0 ? EXIT_FINDINGS : EXIT_CLEAN;
+finish:
+        for (size_t i = 0; targets && i < n_targets; i++)
+                lint_target_done(&targets[i]);
+        for (size_t i = 0; errors && i < n_targets; i++)
+                diag_list_done(&errors[i]);
+        return ret;
 }

@@ -3,8 +3,8 @@
 
 /* The order here is the order of `bootrace --help`. */
 const Verb verb_table[] = {
-        { "lint", verb_lint, "lint [--root=DIR] [--target=NAME|--systemd=N] [PATH...]",
-          "find boot-ordering races in unit files, judged for one systemd version" },
+        { "lint", verb_lint, "lint [--root=DIR] [--target=NAME...|--systemd=N] [PATH...]",
+          "find boot-ordering races in unit files, judged for each systemd version asked for" },
         { "fix", verb_fix, "fix [--root=DIR] [--target=NAME...] [--drop-in] [--write] PATH|UNIT...",
           "the minimal, precise, cycle-free repair of a unit's races: a diff or a drop-in" },
         { "show", verb_show, "show [--root=DIR] [--format=text|json] UNIT|PATH...",

@@ -17,8 +17,9 @@ mkdir "$TMP/rules"
 cp -R "$BOOTRACE_RULES_DIR"/. "$TMP/rules/"
 chmod -R u+w "$TMP/rules"
 fake=$(( $(newest_in "$BOOTRACE_RULES_DIR") + 100 ))
-sed "s/^<base systemd=\"[0-9]*\"/<base systemd=\"$fake\"/" "$TMP/rules/base-$(newest_in "$BOOTRACE_RULES_DIR").xml" \
-        > "$TMP/rules/base-$fake.xml"
+# (a future version's model: no release's enablement, <target>, yet)
+sed -e "s/^<base systemd=\"[0-9]*\"/<base systemd=\"$fake\"/" -e "/^<target /,/^<\/target>/d" \
+        "$TMP/rules/base-$(newest_in "$BOOTRACE_RULES_DIR").xml" > "$TMP/rules/base-$fake.xml"
 test_expect "lab_model_newest follows the data (a base model $fake added)" sh -c '
         echo "got [$1]"; [ "$1" = "$2" ]' _ "$(BOOTRACE_RULES_DIR=$TMP/rules lab_model_newest)" "$fake"
 

@@ -148,7 +148,9 @@ check_verb() {
 }
 added_check() {
         mkdir "$TMP/rules" && cp -R "$BOOTRACE_RULES_DIR/." "$TMP/rules/" || return 1
-        sed -i '0,/<check id="[^"]*"/s//<check id="zz-added-check"/' "$TMP/rules/checks.xml"
+        # a new <check> before the first one (renaming one would leave rules that name it, exec-writes.xml's check=)
+        sed -i '0,/<check id="[^"]*" severity="[a-z]*">/s//<check id="zz-added-check" severity="info"><title>added<\/title><explanation>added<\/explanation><\/check>\n&/' \
+                "$TMP/rules/checks.xml"
         lines zz-added-check > "$TMP/want"
         BOOTRACE_RULES_DIR=$TMP/rules comp_is "$TMP/want" explain zz-
 }

@@ -78,7 +78,7 @@ same_as_tree() {
         # the unpacked tree gives the same findings, at the tree's real paths
         lint_in_tmp --target=ubuntu-xenial --no-color -q pkg > "$TMP/t.txt" 2>/dev/null
         [ $? = 1 ] || return 1
-        sed "s|^pkg/|$DEB:|; s|at pkg/|at $DEB:|g" "$TMP/t.txt" > "$TMP/t2.txt"
+        sed "s|^pkg/|$DEB:|; s|at pkg/|at $DEB:|g; s|(pkg/|($DEB:|g" "$TMP/t.txt" > "$TMP/t2.txt"
         lint_in_tmp --target=ubuntu-xenial --no-color -q $DEB 2>/dev/null > "$TMP/x2.txt"
         test_cmp "$TMP/x2.txt" "$TMP/t2.txt" && grep -q "^pkg/lib/systemd/system/foo.service:9: error" "$TMP/t.txt"
 }

@@ -7,6 +7,8 @@
 # in every output format, and is gone with --profile=minimal; --root is judged as it is. Then the real packages
 # (apt-get download, cached under LAB_SRV), and cloud-init's units with ubuntu-noble's cloud profile: clean by
 # themselves, in a cycle with firewalld (firewalld#414's shape).
+# rhel-10: an early unit that waits for network-online.target cycles through NetworkManager-wait-online; forky
+# and sid: the fcoe-utils cycle with their own ifupdown.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 . "$(dirname "$0")/lib.sh"
 export LAB_SRV=${LAB_SRV:-/srv/lab}
@@ -113,9 +115,39 @@ cloud_firewalld() {
         lint -q --target=ubuntu-noble "$f" > /dev/null # the server profile has no cloud-init: no cycle
 }
 
+rhel10_wait_online() {
+        # an early unit (DefaultDependencies=no, Before=sysinit.target) that waits for network-online.target:
+        # on rhel-10 NetworkManager-wait-online.service is there, after NetworkManager.service, which is after
+        # basic.target, so the wait closes a cycle; systemd's units alone have nothing behind network-online.target
+        mkdir -p "$TMP/rh"
+        printf '%s\n' '[Unit]' 'DefaultDependencies=no' 'Wants=network-online.target' \
+                'After=network-online.target' 'Before=sysinit.target' '' '[Service]' 'Type=oneshot' \
+                'ExecStart=/usr/bin/true' '' '[Install]' 'WantedBy=sysinit.target' > "$TMP/rh/early-net.service"
+        local rc=0
+        lint --target=rhel-10 "$TMP/rh" > "$TMP/rh.txt" 2> "$TMP/rh.err" || rc=$?
+        [ $rc = 1 ] && grep -q "early-net.service: error: \[ordering-cycle\] .*NetworkManager-wait-online.service.*rhel-10" \
+                "$TMP/rh.txt" && grep -q "^rhel-10: profile server (default): NetworkManager 1.52.0, firewalld 2.3.1" \
+                "$TMP/rh.err" || { echo "exit $rc"; cat "$TMP/rh.txt" "$TMP/rh.err"; return 1; }
+        lint -q --target=rhel-10 --profile=minimal "$TMP/rh" > "$TMP/rhm.txt" || { cat "$TMP/rhm.txt"; return 1; }
+        ! grep -q "ordering-cycle" "$TMP/rhm.txt"
+}
+
+forky_default() {
+        # debian-forky's and debian-sid's profiles (262's base model): the same fcoe-utils cycle through ifupdown
+        local t
+        for t in debian-forky debian-sid; do
+                lint --target=$t "$U" > "$TMP/$t.txt" 2> /dev/null
+                [ $? = 1 ] && grep -q "fcoe-utils.service: error: \[ordering-cycle\] .*(with ifupdown's networking.service, as installed by default on $t)" \
+                        "$TMP/$t.txt" || { cat "$TMP/$t.txt"; return 1; }
+                lint -q --target=$t --profile=minimal "$U" > /dev/null || return 1
+        done
+}
+
 test_expect "debian-bookworm's default profile: fcoe-utils and lldpad cycle through network.target" default_profile
 test_expect "--profile=minimal: systemd's units only, no cycle" minimal_profile
 test_expect "--profile=server is the default" named_default
+test_expect "rhel-10's default profile: an early unit waiting for network-online.target cycles through NetworkManager-wait-online" rhel10_wait_online
+test_expect "debian-forky and debian-sid: fcoe-utils cycles with the default profile, not with minimal" forky_default
 if command -v jq > /dev/null || [ "${CI:-}" = true ]; then
         test_expect "JSON, SARIF and JUnit say the cycle is through the profile" formats
         test_expect "--root is judged as it is, without a profile" root_as_is

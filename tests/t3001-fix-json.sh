@@ -37,28 +37,35 @@ lp_chosen() {
                         .fragment == "units/open-vm-tools.service" and
                         .finding == "private-tmp-before-remount" and .findings[0].systemd == 229 and
                         .findings[0].target == "ubuntu-xenial" and .findings[0].line == 8 and
-                        .candidate == "After=systemd-remount-fs.service" and .lines == 1 and
-                        .delayed == [] and .written == false and
-                        .waits_for == [{"systemd": 229, "units": ["systemd-remount-fs.service"]}] and
+                        (.findings | map(.check)) == ["private-tmp-before-remount", "exec-write-removed-by-tmpfiles"] and
+                        .candidate == "After=systemd-tmpfiles-setup.service" and .lines == 1 and
+                        .written == false and
+                        (.delayed | map(select(.unit == "cloud-init-local.service" and .systemd == 229 and
+                                               .waits_for[0] == "systemd-tmpfiles-setup.service" and
+                                               (.waits_for | index("local-fs.target")) != null)) | length) == 1 and
+                        .waits_for[0].units[0] == "systemd-tmpfiles-setup.service" and
                         (.diff | startswith("--- units/open-vm-tools.service\n+++ units/open-vm-tools.service\n")) and
-                        (.diff | contains("\n+After=systemd-remount-fs.service\n")))' "$TMP/lp1750780-xenial.json"
+                        (.diff | contains("\n+After=systemd-tmpfiles-setup.service\n")))' "$TMP/lp1750780-xenial.json"
 }
-test_expect "LP#1750780 on xenial: the precise repair, what the unit now waits for, nothing else delayed" lp_chosen
+# (xenial's Debian-family tmp.conf empties /tmp at boot: the repair must order after tmpfiles-setup, and the
+# report says what that costs: cloud-init-local.service now waits for it and for local-fs.target)
+test_expect "LP#1750780 on xenial: the repair that closes both races, and whom it delays until local-fs.target" lp_chosen
 
 lp_rejected() {
         jqt '
                 .fixes[0].rejected as $r |
-                ($r | map(.candidate) | index("After=local-fs.target")) != null and
-                ($r[] | select(.candidate == "After=local-fs.target") |
-                        .closes == true and .new_cycle == false and .lines == 1 and
-                        (.delayed | map(select(.unit == "cloud-init-local.service" and .systemd == 229 and
-                                               .waits_for[0] == "local-fs.target")) | length) == 1 and
-                        (.reason | contains("cloud-init-local.service"))) and
+                ($r[] | select(.candidate == "After=systemd-remount-fs.service") |
+                        .closes == false and .new_cycle == false and
+                        (.reason | contains("closes private-tmp-before-remount but not exec-write-removed-by-tmpfiles"))) and
+                ($r[] | select(.candidate == "After=local-fs.target") | .closes == false and
+                        (.reason | contains("but not exec-write-removed-by-tmpfiles"))) and
+                ($r[] | select(.candidate == "drop PrivateTmp=yes (line 8)") | .closes == true and
+                        (.reason | contains("closes every race")) and (.reason | contains("sandboxing"))) and
                 ($r[] | select(.candidate == "RequiresMountsFor=/tmp /var/tmp") | .closes == false and
                         (.reason | contains("-.mount"))) and
                 all($r[]; (.reason | length) > 0)' "$TMP/lp1750780-xenial.json"
 }
-test_expect "LP#1750780: After=local-fs.target rejected as cloud-init-local.service would wait for it" lp_rejected
+test_expect "LP#1750780: After=systemd-remount-fs.service closes the EROFS race, not the wipe; dropping PrivateTmp= costs the sandbox" lp_rejected
 
 text_equals_json() {
         local dir rc=0
@@ -75,8 +82,8 @@ multi() {
                 .systemd == [229, 237] and .targets == ["ubuntu-xenial", "ubuntu-bionic"] and
                 (.fixes[0].findings | map(.target) | unique) == ["ubuntu-bionic", "ubuntu-xenial"] and
                 .fixes[0].candidate ==
-                        "After=systemd-remount-fs.service + drop Before=systemd-remount-fs.service (line 8)" and
-                (.fixes[0].findings | map(.line)) == [12, null, null] and
+                        "After=systemd-tmpfiles-setup.service + drop Before=systemd-remount-fs.service (line 8)" and
+                (.fixes[0].findings | map(.line)) == [12, 12, null, null] and
                 (.fixes[0].rejected[] | select(.candidate == "After=systemd-remount-fs.service") |
                         .new_cycle == true and (.reason | contains("ubuntu-bionic"))) and
                 (.fixes[0].rejected[] | select(.candidate == "drop Before=systemd-remount-fs.service (line 8)") |
@@ -118,12 +125,14 @@ lint_json() {
 lint_lp() {
         lint_json "$(case_dir lp1750780-xenial)" --root=root --target=ubuntu-xenial units || return 1
         jqt '
-                [.findings[] | select(.check == "private-tmp-before-remount")] | length == 1 and
-                all(.fix == "[Unit]\nAfter=systemd-remount-fs.service" and
-                    .fix_details.candidate == "After=systemd-remount-fs.service" and
-                    .fix_details.form == "drop-in" and .fix_details.lines == 1 and .fix_details.delayed == [] and
-                    (.fix_details.rejected[] | select(.candidate == "After=local-fs.target") | .reason |
-                            contains("cloud-init-local.service")))' "$TMP/lint.json"
+                [.findings[] | select(.check == "private-tmp-before-remount" or
+                                      .check == "exec-write-removed-by-tmpfiles")] | length == 2 and
+                all(.fix == "[Unit]\nAfter=systemd-tmpfiles-setup.service" and
+                    .fix_details.candidate == "After=systemd-tmpfiles-setup.service" and
+                    .fix_details.form == "drop-in" and .fix_details.lines == 1 and
+                    (.fix_details.delayed | length) == 3 and
+                    (.fix_details.rejected[] | select(.candidate == "After=systemd-remount-fs.service") | .reason |
+                            contains("not exec-write-removed-by-tmpfiles")))' "$TMP/lint.json"
 }
 test_expect "lint --format=json: fix is the chosen repair as drop-in text, fix_details says how it was chosen" lint_lp
 

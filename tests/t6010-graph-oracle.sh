@@ -41,9 +41,11 @@ oracle_suite() {
         "$LAB/lab-oracle.sh" -q "$suite" $(cat "$w/instances") >> "$w/dump" || true
         cat "$w/instances" >> "$w/units"
         graph_oracle_dump2tsv < "$w/dump" > "$w/sd.tsv"
+        # the tree is that Debian release (--target): the units the base model adds where the tree has none are
+        # those it ships (no tmp.mount up to bookworm: rules/base-NNN.xml <target>)
         # shellcheck disable=SC2046
-        bootrace graph --offline --systemd="$ver" --root="$LAB_SRV/$suite" $(cat "$w/units") \
-                > "$w/br.out" 2> "$w/br.err" || { cat "$w/br.err"; return 1; }
+        bootrace graph --offline --target="debian-$suite" --systemd="$ver" --root="$LAB_SRV/$suite" \
+                $(cat "$w/units") > "$w/br.out" 2> "$w/br.err" || { cat "$w/br.err"; return 1; }
         graph_oracle_br2tsv < "$w/br.out" > "$w/br.tsv"
         graph_oracle_compare "$w/sd.tsv" "$w/br.tsv" > "$w/cmp" || { echo "comparison failed"; return 1; }
         grep -q '^agree' "$w/cmp" || { echo "nothing compared"; return 1; }
@@ -63,8 +65,8 @@ whole_tree_instances() {
         local suite=$1 ver w=$TMP/$1
         ver=$(oracle_version "$suite")
         [ -s "$w/instances" ] || { echo "no instances from the comparison"; return 1; }
-        bootrace graph --offline --systemd="$ver" --root="$LAB_SRV/$suite" > "$w/whole.out" 2> "$w/whole.err" ||
-                { cat "$w/whole.err"; return 1; }
+        bootrace graph --offline --target="debian-$suite" --systemd="$ver" --root="$LAB_SRV/$suite" \
+                > "$w/whole.out" 2> "$w/whole.err" || { cat "$w/whole.err"; return 1; }
         cut -f1 "$w/whole.out" | sort -u > "$w/whole.units"
         comm -23 "$w/instances" "$w/whole.units" > "$w/missing"
         [ ! -s "$w/missing" ] || { echo "instances missing from the whole graph:"; cat "$w/missing"; return 1; }

@@ -105,6 +105,13 @@ int fix_explain_rejection(const FixCandidate *chosen, FixCandidate *c, const cha
                                ? -ENOMEM
                                : 0;
         }
+        if (c->lines > chosen->lines && strstr(c->label, "DefaultDependencies=no"))
+                return asprintf_safe(&c->reason,
+                                     "breaks the cycle without the default dependencies and keeps every ordering "
+                                     "written in the file, but changes %u lines, the chosen repair %u",
+                                     c->lines, chosen->lines) < 0
+                               ? -ENOMEM
+                               : 0;
         if (c->lines > chosen->lines)
                 return asprintf_safe(&c->reason, "changes %u lines, the chosen repair %u", c->lines,
                                      chosen->lines) < 0
@@ -230,6 +237,7 @@ static int details_of(const FixResult *r, FindingFix **ret) {
 
 int fix_attach(const LintRunOptions *o, const Rules *rules, LintRun *run, DiagList *diags) {
         FixTarget target = { .version = o->version,
+                             .name = (char *) o->target,
                              .distro = (char *) o->distro,
                              .generator_dir = (char *) o->generator_dir };
         LintRun *baselines[] = { run };

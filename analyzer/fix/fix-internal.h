@@ -8,6 +8,7 @@
 
 #include "fix/fix-search.h"
 #include "lint/check-common.h"
+#include "lint/exec-writes.h"
 
 /* at most this many candidates are judged */
 #define FIX_CANDIDATES_MAX 200

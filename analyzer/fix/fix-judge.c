@@ -138,6 +138,56 @@ const char *fix_target_label(const FixTarget *t, char buf[static 32]) {
         return buf;
 }
 
+/* The words of l joined by sep (a new string; "" for none), or NULL on OOM. */
+static char *strv_join_sep(char **l, const char *sep) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+
+        if (!f)
+                return NULL;
+        STRV_FOREACH(w, l)
+                fprintf(f, "%s%s", w == l ? "" : sep, *w);
+        if (fclose(f) != 0)
+                return mfree(buf);
+        return buf;
+}
+
+/* The races of the unit that still fire with candidate c (run) clear c->closes, and *fail (when not set yet)
+ * says which of the baseline's (b) races c closes and which it leaves: "closes X but not Y for TARGET". */
+static int races_left(const Search *s, FixCandidate *c, const LintRun *run, const LintRun *b, const FixTarget *tg,
+                      char **fail) {
+        _cleanup_(strv_freep) char **left = NULL, **closed = NULL;
+        _cleanup_(freep) char *l = NULL, *cl = NULL;
+        char buf[32];
+
+        for (size_t i = 0; i < run->findings.n; i++) {
+                const Finding *f = &run->findings.items[i];
+                if (f->suppressed || !fix_check_is_race(f->check) || !streq_ptr(f->unit, s->unit))
+                        continue;
+                c->closes = false;
+                if (strv_extend_unique(&left, f->check) < 0)
+                        return -ENOMEM;
+        }
+        if (!left || *fail)
+                return 0;
+        for (size_t i = 0; i < b->findings.n; i++) {
+                const Finding *f = &b->findings.items[i];
+                if (!f->suppressed && fix_check_is_race(f->check) && streq_ptr(f->unit, s->unit) &&
+                    !strv_contains(left, f->check) && strv_extend_unique(&closed, f->check) < 0)
+                        return -ENOMEM;
+        }
+        l = strv_join_sep(left, ", ");
+        cl = strv_join_sep(closed, ", ");
+        if (!l || !cl)
+                return -ENOMEM;
+        if (closed ? asprintf_safe(fail, "closes %s but not %s for %s", cl, l, fix_target_label(tg, buf)) < 0
+                   : asprintf_safe(fail, "does not close the race for %s: %s still fire%s", fix_target_label(tg, buf),
+                                   l, left[1] ? "" : "s") < 0)
+                return -ENOMEM;
+        return 0;
+}
+
 static int judge_one(Search *s, FixCandidate *c, size_t t, const Removable ***words, size_t *n_words,
                      char **fail) {
         const FixRequest *req = s->req;
@@ -158,6 +208,7 @@ static int judge_one(Search *s, FixCandidate *c, size_t t, const Removable ***wo
                 .root = req->root,
                 .extra_dirs = extra,
                 .version = tg->version,
+                .target = tg->name,
                 .distro = tg->distro,
                 .profile = tg->profile,
                 .generator_dir = tg->generator_dir,
@@ -182,16 +233,10 @@ static int judge_one(Search *s, FixCandidate *c, size_t t, const Removable ***wo
                                ? -ENOMEM
                                : 0;
 
-        /* (a) the race is closed */
-        for (size_t i = 0; i < run->findings.n; i++) {
-                const Finding *f = &run->findings.items[i];
-                if (f->suppressed || !fix_check_is_race(f->check) || !streq_ptr(f->unit, s->unit))
-                        continue;
-                c->closes = false;
-                if (!*fail && asprintf_safe(fail, "does not close the race for %s: %s still fires",
-                                            fix_target_label(tg, buf), f->check) < 0)
-                        return -ENOMEM;
-        }
+        /* (a) the race is closed: every race the baseline has, and no other */
+        r = races_left(s, c, run, req->baselines[t], tg, fail);
+        if (r < 0)
+                return r;
         /* (b) no new ordering cycle */
         {
                 _cleanup_(strv_freep) char **sigs = NULL;
@@ -289,6 +334,7 @@ int fix_judge(Search *s, FixCandidate *c, const Removable ***words, size_t *n_wo
         }
         if (c->sandbox && !c->note &&
             asprintf_safe(&c->note,
+                          "closes every race, as PID 1 then writes nothing for it before exec, but "
                           "removes the sandboxing: without %s= the service shares the host's /tmp and "
                           "/var/tmp with everyone, and what it writes there early still needs / writable",
                           s->sandbox ? s->sandbox->key : "PrivateTmp") < 0)

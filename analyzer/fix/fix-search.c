@@ -8,6 +8,8 @@ static const char * const race_checks[] = {
         "private-tmp-before-remount",
         "writable-path-before-remount",
         "path-on-separate-mount",
+        "exec-write-before-writable",
+        "exec-write-removed-by-tmpfiles",
         "sandbox-ordered-too-early",
         "ordering-cycle",
         NULL,
@@ -15,7 +17,7 @@ static const char * const race_checks[] = {
 
 /* Settings that sandbox a unit and, by doing so, give it ordering dependencies of their own (knowledge/
  * implicit-deps.md §2-3): removing one is the repair of last resort. */
-static const char * const sandbox_settings[] = { "PrivateTmp", NULL };
+static const char * const sandbox_settings[] = { "PrivateTmp", "PrivateDevices", NULL };
 
 bool fix_check_is_race(const char *check) {
         for (const char * const *c = race_checks; *c; c++)
@@ -388,7 +390,9 @@ static int groups_of(Search *s, Group **ret, size_t *ret_n, bool *ret_sandbox) {
                 LintContext lc = { .model = b->model,
                                    .rules = s->rules,
                                    .version = req->targets[t].version };
-                bool pt = fired(b, s->unit, "private-tmp-before-remount"),
+                bool pt = fired(b, s->unit, "private-tmp-before-remount") ||
+                          fired(b, s->unit, "exec-write-removed-by-tmpfiles"),
+                     ew = fired(b, s->unit, "exec-write-before-writable"),
                      wr = fired(b, s->unit, "writable-path-before-remount"),
                      sep = fired(b, s->unit, "path-on-separate-mount"),
                      cy = fired(b, s->unit, "ordering-cycle") ||
@@ -425,6 +429,33 @@ static int groups_of(Search *s, Group **ret, size_t *ret_n, bool *ret_sandbox) {
                         if (r == 0 &&
                             (strv_extend(&mount_paths, p->path) < 0 || strv_extend(&mounts, mount) < 0))
                                 return -ENOMEM;
+                }
+                /* what PID 1 and the child write before exec, for exec-write-before-writable */
+                if (ew) {
+                        _cleanup_(exec_write_list_done) ExecWriteList writes = {};
+                        r = lint_exec_writes(&lc, mu, &writes);
+                        if (r < 0)
+                                return r;
+                        for (size_t i = 0; i < writes.n; i++) {
+                                const ExecWriteAt *w = &writes.items[i];
+                                _cleanup_(freep) char *mount = NULL;
+                                if (!exec_write_judged_by(w->write, "exec-write-before-writable") ||
+                                    path_startswith_dir(w->under, "/run"))
+                                        continue;
+                                mount = lint_mount_for_path(&lc, w->under);
+                                if (!mount)
+                                        return -ENOMEM;
+                                if (streq(mount, "-.mount")) {
+                                        if (w->write->op == EXEC_WRITE_NONE)
+                                                continue; /* read, not written: there from the start */
+                                        if (strv_extend_unique(&root_paths, w->under) < 0)
+                                                return -ENOMEM;
+                                } else if (!strv_contains(mount_paths, w->under) &&
+                                           (strv_extend(&mount_paths, w->under) < 0 ||
+                                            strv_extend(&mounts, mount) < 0))
+                                        return -ENOMEM;
+                        }
+                        private_tmp = true; /* dropping the sandbox that writes is a repair too */
                 }
                 if (cy && fix_cycle_words(s, b, NULL, &words, &n_words) < 0)
                         return -ENOMEM;
@@ -467,6 +498,77 @@ static int groups_of(Search *s, Group **ret, size_t *ret_n, bool *ret_sandbox) {
         *ret_n = n;
         *ret_sandbox = private_tmp || cycle;
         return 0;
+}
+
+/* Does a cycle of run through the unit run through one of its default dependencies (After=sysinit.target,
+ * After=basic.target, ...)? Then DefaultDependencies=no, with the orderings the unit then needs, is a repair. */
+static bool cycle_through_default_deps(const LintRun *run, const ModelUnit *mu) {
+        const Graph *g = model_graph(run->model);
+
+        if (!mu->default_deps)
+                return false;
+        for (size_t i = 0; i < run->n_cycles; i++) {
+                const Cycle *cy = &run->cycles[i];
+                if (!cycle_has(cy, mu->node))
+                        continue;
+                for (size_t k = 0; k < cy->n; k++) {
+                        const GraphEdge *ed = graph_edge(g, cy->edges[k]);
+                        const Origin *o = graph_origin(g, ed->origin);
+                        if (ed->from == mu->node && o->kind == ORIGIN_RULE && streq_ptr(o->class, "default"))
+                                return true;
+                }
+        }
+        return false;
+}
+
+/* DefaultDependencies=no + Conflicts= and Before=shutdown.target (what the default dependencies gave) + After=
+ * what its writes then need: systemd-remount-fs.service for paths on the root file system, and
+ * systemd-tmpfiles-setup.service for what must outlive the boot's tmpfiles.d. Adds nothing when no cycle of a
+ * baseline runs through the unit's default dependencies. */
+static int no_default_deps_candidate(Search *s, bool dropin) {
+        const FixRequest *req = s->req;
+        bool applies = false, root = false, lasting = false;
+        FixStep st[5];
+        const FixStep *steps[5];
+        size_t n = 0;
+
+        for (size_t t = 0; t < req->n_targets; t++) {
+                const LintRun *b = req->baselines[t];
+                ModelUnit *mu = model_get(b->model, s->unit);
+                LintContext lc = { .model = b->model, .rules = s->rules, .version = req->targets[t].version };
+                _cleanup_(exec_write_list_done) ExecWriteList writes = {};
+                _cleanup_(lint_paths_done) LintPaths paths = {};
+
+                if (!mu || !cycle_through_default_deps(b, mu))
+                        continue;
+                applies = true;
+                if (lint_exec_writes(&lc, mu, &writes) < 0 ||
+                    lint_unit_paths(mu, s->rules, model_features(b->model), &paths) < 0)
+                        return -ENOMEM;
+                for (size_t i = 0; i < writes.n; i++) {
+                        lasting = lasting || writes.items[i].write->lasting;
+                        root = root || !path_startswith_dir(writes.items[i].under, "/run");
+                }
+                for (size_t i = 0; i < paths.n; i++)
+                        root = root || !path_startswith_dir(paths.items[i].path, "/run");
+        }
+        if (!applies)
+                return 0;
+        st[n++] = (FixStep) { .kind = FIX_NO_DEFAULT_DEPS, .section = (char *) "Unit",
+                              .key = (char *) "DefaultDependencies", .value = (char *) "no" };
+        st[n++] = (FixStep) { .kind = FIX_CONFLICTS_SHUTDOWN, .section = (char *) "Unit",
+                              .key = (char *) "Conflicts", .value = (char *) "shutdown.target" };
+        st[n++] = (FixStep) { .kind = FIX_BEFORE_SHUTDOWN, .section = (char *) "Unit", .key = (char *) "Before",
+                              .value = (char *) "shutdown.target" };
+        if (root)
+                st[n++] = (FixStep) { .kind = FIX_AFTER_REMOUNT, .section = (char *) "Unit",
+                                      .key = (char *) "After", .value = (char *) "systemd-remount-fs.service" };
+        if (lasting)
+                st[n++] = (FixStep) { .kind = FIX_AFTER_TMPFILES, .section = (char *) "Unit",
+                                      .key = (char *) "After", .value = (char *) "systemd-tmpfiles-setup.service" };
+        for (size_t i = 0; i < n; i++)
+                steps[i] = &st[i];
+        return fix_candidate_add(s->res, steps, n, dropin);
 }
 
 /* A sandboxing setting of the unit that may be removed: set to true in the unit's own files. */
@@ -583,6 +685,9 @@ int fix_search(const FixRequest *req, const Rules *rules, const char *unit, cons
                 const FixStep *one[] = { &st };
                 r = fix_candidate_add(res, one, 1, dropin);
         }
+        /* a cycle through the unit's default dependencies: without them, and with what it then needs */
+        if (r >= 0)
+                r = no_default_deps_candidate(&s, dropin);
         for (size_t i = 0; i < n_groups; i++)
                 fix_group_done(&groups[i]);
         free(groups);

@@ -45,6 +45,9 @@ typedef enum FixKind {
         FIX_AFTER_REMOUNT,
         FIX_AFTER_TMPFILES,
         FIX_AFTER_LOCAL_FS,
+        FIX_NO_DEFAULT_DEPS,     /* DefaultDependencies=no, with the shutdown ordering it then needs */
+        FIX_CONFLICTS_SHUTDOWN,
+        FIX_BEFORE_SHUTDOWN,
         FIX_DROP_ORDERING,
         FIX_DROP_SANDBOX,
         _FIX_KIND_MAX,

@@ -7,6 +7,8 @@ const Check check_table[] = {
         { "private-tmp-before-remount", check_private_tmp_before_remount },
         { "writable-path-before-remount", check_writable_path_before_remount },
         { "path-on-separate-mount", check_path_on_separate_mount },
+        { "exec-write-before-writable", check_exec_write_before_writable },
+        { "exec-write-removed-by-tmpfiles", check_exec_write_removed_by_tmpfiles },
         { "sandbox-ordered-too-early", check_sandbox_ordered_too_early },
         { "ordering-cycle", check_ordering_cycle },
         { "unknown-key", check_unknown_key },

@@ -3,6 +3,7 @@
 
 #include "basic/unit-name.h"
 #include "lint/check-common.h"
+#include "lint/exec-writes.h"
 #include "lint/lint-profile.h"
 #include "lint/lint-run.h"
 #include "load/fstab-generator.h"
@@ -91,7 +92,7 @@ int lint_collect_path(const char *arg, const struct stat *st, char ***names, cha
                 return -ENOMEM;
         if (S_ISDIR(st->st_mode)) {
                 _cleanup_(freep) struct dirent **de = NULL;
-                int n = scandir(abs, &de, NULL, alphasort);
+                int n = scandir(abs, &de, NULL, alphasort), found = 0;
 
                 if (n < 0)
                         return -errno;
@@ -103,13 +104,15 @@ int lint_collect_path(const char *arg, const struct stat *st, char ***names, cha
                         if (!p)
                                 r = -ENOMEM;
                         else if (r >= 0 && unit_name_is_valid(de[i]->d_name, UNIT_NAME_ANY) &&
-                                 lstat(p, &fst) >= 0 && S_ISREG(fst.st_mode))
+                                 lstat(p, &fst) >= 0 && S_ISREG(fst.st_mode)) {
                                 r = collect_file(p, de[i]->d_name, names, files);
+                                found++;
+                        }
                         free(de[i]);
                 }
                 if (r < 0)
                         return r;
-                return strv_extend_unique(extra, abs);
+                return strv_extend_unique(extra, abs) < 0 ? -ENOMEM : found;
         }
         base = path_basename(abs);
         if (!unit_name_is_valid(base, UNIT_NAME_ANY))
@@ -117,7 +120,7 @@ int lint_collect_path(const char *arg, const struct stat *st, char ***names, cha
         dir = strndup_safe(abs, base - abs > 1 ? (size_t) (base - abs - 1) : 1);
         if (!dir || collect_file(abs, base, names, files) < 0 || strv_extend_unique(extra, dir) < 0)
                 return -ENOMEM;
-        return 0;
+        return 1;
 }
 
 int lint_generate(const Root *root, const FeatureSet *fs, char **ret_dir, DiagList *diags) {
@@ -156,6 +159,7 @@ LintRun *lint_run_free(LintRun *r) {
         strv_free(r->linted);
         strv_free(r->load_errors);
         finding_list_done(&r->findings);
+        tmpfiles_list_done(&r->boot_tmpfiles_own);
         model_free(r->model);
         free(r);
         return NULL;
@@ -165,6 +169,51 @@ LintRun *lint_run_release(LintRun *r) {
         if (r)
                 model_release(TAKE_PTR(r->model));
         return lint_run_free(r);
+}
+
+/* Does l say anything about /tmp itself? A root's tmpfiles.d that does is the configuration its boot runs. */
+static bool configures_tmp(const TmpfilesList *l) {
+        for (size_t i = 0; l && i < l->n; i++)
+                if (streq(l->items[i].path, "/tmp") || streq(l->items[i].path, "/tmp/"))
+                        return true;
+        return false;
+}
+
+/* The tmpfiles.d lines the boot removes with: the root's (o->tmpfiles, else read here) when they configure /tmp,
+ * else the target's lines of rules/target-tmpfiles.xml, parsed into own. */
+static int boot_tmpfiles(const LintRunOptions *o, const Rules *rules, TmpfilesList *own,
+                         const TmpfilesList **ret) {
+        _cleanup_(diag_list_done) DiagList scratch = {};
+        const TargetTmpfiles *t;
+        int r;
+
+        if (o->root && !o->tmpfiles) {
+                r = tmpfiles_load(o->root, own, &scratch);
+                if (r < 0)
+                        return r;
+                if (configures_tmp(own)) {
+                        *ret = own;
+                        return 0;
+                }
+                tmpfiles_list_done(own);
+        } else if (o->root && configures_tmp(o->tmpfiles)) {
+                *ret = o->tmpfiles;
+                return 0;
+        }
+        *ret = own;
+        t = rules_target_tmpfiles(rules, o->target, o->version);
+        if (!t)
+                return 0;
+        /* one line at a time, so that each entry names its own line of the rules file */
+        for (size_t i = 0; t->lines && t->lines[i]; i++) {
+                size_t first = own->n;
+                r = tmpfiles_parse(t->lines[i], path_basename(t->file), own, &scratch);
+                if (r < 0)
+                        return r;
+                for (size_t k = first; k < own->n; k++)
+                        own->items[k].line = t->line_numbers[i];
+        }
+        return 0;
 }
 
 static const char * const anchors[] = {
@@ -200,8 +249,8 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
                 return -ENOMEM;
         r = model_new(&(ModelOptions) { .root = o->root, .extra_dirs = o->extra_dirs, .systemd = o->version,
                                         .package_root = o->package_root, .package_dirs = o->package_dirs,
-                                        .distro = o->distro, .generator_dir = o->generator_dir,
-                                        .profile = o->profile },
+                                        .distro = o->distro, .target = o->target,
+                                        .generator_dir = o->generator_dir, .profile = o->profile },
                       rules, &run->model, diags);
         if (r < 0)
                 return r;
@@ -257,6 +306,20 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
                                 (void) model_add(run->model, *m, NULL);
                 }
         }
+        /* and those of what PID 1 and the children write before exec */
+        for (size_t i = 0; i < run->n_units; i++) {
+                _cleanup_(exec_write_list_done) ExecWriteList writes = {};
+                LintContext pre = { .model = run->model, .rules = rules, .version = o->version };
+                if (lint_exec_writes(&pre, run->units[i], &writes) < 0)
+                        return -ENOMEM;
+                for (size_t k = 0; k < writes.n; k++) {
+                        _cleanup_(strv_freep) char **mounts = NULL;
+                        if (unit_name_mounts_of_path(writes.items[k].under, &mounts) < 0)
+                                return -ENOMEM;
+                        STRV_FOREACH(m, mounts)
+                                (void) model_add(run->model, *m, NULL);
+                }
+        }
         r = model_finish(run->model);
         if (r < 0) {
                 (void) diag_add(diags, DIAG_ERROR, NULL, 0, "cannot finish the model: %s", strerror(-r));
@@ -279,11 +342,15 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
         if (!run->transaction && o->anchor_given)
                 run->input_error = true;
 
+        r = boot_tmpfiles(o, rules, &run->boot_tmpfiles_own, &run->boot_tmpfiles);
+        if (r < 0)
+                return r;
         LintContext lc = {
                 .model = run->model, .rules = rules, .version = o->version, .units = run->units,
                 .n_units = run->n_units, .diags = diags, .transaction = run->transaction,
                 .transaction_anchor = anchor, .cycles = run->cycles, .n_cycles = run->n_cycles,
                 .cycles_truncated = run->cycles_truncated, .tmpfiles = o->tmpfiles,
+                .boot_tmpfiles = run->boot_tmpfiles, .root = o->root, .target = o->target,
         };
         _cleanup_(freep) size_t *diag_index = NULL;
         r = lint_index_diags(&lc, &diag_index);

@@ -19,6 +19,7 @@ typedef struct LintRunOptions {
         char **package_dirs;       /* searched after extra_dirs; their units count as given too */
         const TmpfilesList *tmpfiles; /* what systemd-tmpfiles creates at boot, or NULL */
         unsigned version;
+        const char *target;        /* the canonical --target name, or NULL: its tmpfiles.d lines, ModelOptions.target */
         const char *distro;        /* "ubuntu", "debian", ... or NULL */
         const Profile *profile;    /* what a default installation of the target adds (rules.h), or NULL */
         const char *generator_dir; /* offline fstab-generator output (lint_generate()), or NULL */
@@ -43,6 +44,8 @@ typedef struct LintRun {
         char **load_errors;        /* "NAME: not-found, PATH" for each unit of names that did not load */
         bool input_error;          /* a unit did not load, or the anchor asked for did not */
         FindingList findings;      /* unsorted, paths as loaded */
+        const TmpfilesList *boot_tmpfiles; /* what the boot removes with (LintContext.boot_tmpfiles) */
+        TmpfilesList boot_tmpfiles_own;
 } LintRun;
 
 /* Returns 0 (check run->input_error), or -errno: -ENOMEM, or the model or a check failing (diags say why). */
@@ -64,7 +67,8 @@ int lint_unit_name(const char *name, char **ret);
 /* A PATH argument of lint or fix: a unit file, or a directory of them (its regular files with a unit name).
  * Adds the names to lint (lint_unit_name()) to *names, the directory to search first to *extra and, when files
  * is not NULL, the absolute path of each unit file whose name was new to *files. st is stat() of arg. Returns
- * 0, -EINVAL when the file's name is no unit name, -ENOMEM, or the -errno of reading the directory. */
+ * the number of unit files arg holds (1 for a file, 0 for a directory without any), -EINVAL when the file's name
+ * is no unit name, -ENOMEM, or the -errno of reading the directory. */
 int lint_collect_path(const char *arg, const struct stat *st, char ***names, char ***extra, char ***files);
 
 /* Runs our model of systemd-fstab-generator for root into a fresh temporary directory (under $TMPDIR).

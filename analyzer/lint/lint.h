@@ -30,6 +30,11 @@ typedef struct LintContext {
         /* what systemd-tmpfiles-setup.service creates at boot (the packages' and the root's tmpfiles.d), or
          * NULL: a path it creates exists only after that service (lint_tmpfiles_evidence()) */
         const TmpfilesList *tmpfiles;
+        /* the lines systemd-tmpfiles-setup.service removes with at boot: the root's tmpfiles.d when it configures
+         * /tmp, else the target's (rules/target-tmpfiles.xml); never NULL in a lint run */
+        const TmpfilesList *boot_tmpfiles;
+        const Root *root;   /* the tree linted, or NULL */
+        const char *target; /* the canonical target name, or NULL */
 } LintContext;
 
 /* The indexes of the diagnostics about file, in the order they were added (caller frees *ret). Returns how many

@@ -26,6 +26,8 @@ static const char * const kept_dirs[] = {
 };
 
 #define TREE_DEPTH_MAX 16
+/* symlinks out of the kept directories followed through at most this many links */
+#define LINK_PASSES_MAX 4
 
 static void package_done(Package *p) {
         free(p->file);
@@ -51,6 +53,63 @@ static const char *kept_prefix(const char *path) {
                         return *d;
         }
         return NULL;
+}
+
+/* Where the symlink at link (an in-tree path, "lib/systemd/system/x.service") points, as an in-tree path: an
+ * absolute target from the package's root, a relative one from link's directory, ".." resolved by the names alone
+ * (never above the root), as the in-memory tree resolves it. Returns 0, -EINVAL (it points at the root) or
+ * -ENOMEM. */
+static int link_target_member(const char *link, const char *target, char **ret) {
+        _cleanup_(freep) char *full = NULL, *out = NULL;
+        size_t n = 0;
+
+        if (target[0] == '/')
+                full = strdup(target);
+        else {
+                const char *slash = strrchr(link, '/');
+                _cleanup_(freep) char *dir = strndup_safe(link, slash ? (size_t) (slash - link) : 0);
+                full = dir ? strjoin(dir, "/", target) : NULL;
+        }
+        out = full ? malloc(strlen(full) + 1) : NULL;
+        if (!out)
+                return -ENOMEM;
+        for (const char *c = full; *c;) {
+                size_t l = strcspn(c, "/");
+                if (l == 2 && c[0] == '.' && c[1] == '.') {
+                        while (n > 0 && out[n - 1] != '/')
+                                n--;
+                        if (n > 0)
+                                n--; /* the "/" before the component dropped */
+                } else if (l > 0 && !(l == 1 && c[0] == '.')) {
+                        if (n > 0)
+                                out[n++] = '/';
+                        memcpy(out + n, c, l);
+                        n += l;
+                }
+                c += l + strspn(c + l, "/");
+        }
+        if (n == 0)
+                return -EINVAL;
+        out[n] = 0;
+        *ret = TAKE_PTR(out);
+        return 0;
+}
+
+/* A symlink kept at path that points out of the kept directories: what it points at is wanted from the package
+ * too (dracut-core's units are absolute symlinks into /usr/lib/dracut), as installing the package would put it
+ * there. Returns 0 or -ENOMEM. */
+static int want_link_target(const char *path, const char *target, char ***wanted) {
+        _cleanup_(freep) char *t = NULL;
+        int r = link_target_member(path, target, &t);
+
+        if (r == -EINVAL)
+                return 0;
+        if (r < 0)
+                return r;
+        /* a mask is a link to /dev/null, which no package ships */
+        if (kept_prefix(t) || streq(t, "dev/null"))
+                return 0;
+        return strv_extend_unique(wanted, t);
 }
 
 /* A member name as an in-tree path: "./lib/x" and "lib/x" -> "lib/x". Absolute names and ".." are refused:
@@ -287,7 +346,7 @@ static int read_control_tar(Package *p, Outer *o, DiagList *diags) {
 }
 
 static int keep_entry(PackageSet *s, Package *p, struct archive *a, struct archive_entry *e, const char *path,
-                      DiagList *diags) {
+                      char ***wanted, DiagList *diags) {
         const char *hard = archive_entry_hardlink(e);
         _cleanup_(freep) char *data = NULL;
         size_t size;
@@ -313,6 +372,9 @@ static int keep_entry(PackageSet *s, Package *p, struct archive *a, struct archi
                 const char *t = archive_entry_symlink(e);
                 if (isempty(t))
                         return diag_member(diags, DIAG_WARNING, p, path, "symlink without a target: ignored");
+                r = want_link_target(path, t, wanted);
+                if (r < 0)
+                        return r;
                 return added(s, p, path, mem_tree_add_symlink(s->tree, path, t, p->origin), diags);
         }
         case AE_IFREG:
@@ -333,7 +395,10 @@ static int keep_entry(PackageSet *s, Package *p, struct archive *a, struct archi
         }
 }
 
-static int read_data_tar(PackageSet *s, Package *p, Outer *o, DiagList *diags) {
+/* Keeps the members of the kept directories (only NULL), or those named in only; symlinks that point elsewhere in
+ * the package add their targets to *wanted. */
+static int read_data_tar(PackageSet *s, Package *p, Outer *o, char * const *only, char ***wanted,
+                         DiagList *diags) {
         _cleanup_(archive_freep) struct archive *a = NULL;
         struct archive_entry *e;
         unsigned members = 0;
@@ -360,9 +425,9 @@ static int read_data_tar(PackageSet *s, Package *p, Outer *o, DiagList *diags) {
                                            "member \"%s\": absolute name or \"..\": refused", strna(name));
                         continue;
                 }
-                if (!kept_prefix(path))
+                if (only ? !strv_contains(only, path) : !kept_prefix(path))
                         continue;
-                r = keep_entry(s, p, a, e, path, diags);
+                r = keep_entry(s, p, a, e, path, wanted, diags);
                 if (r < 0)
                         return r;
         }
@@ -393,10 +458,33 @@ int package_file_is_deb(const char *path) {
         return n == (ssize_t) sizeof h && memcmp(h, "!<arch>\ndebian-binary", 21) == 0;
 }
 
+/* The data.tar of the .deb at path once more, for the members named in only. */
+static int reread_data_tar(PackageSet *s, Package *p, const char *path, Outer *o, char * const *only,
+                           char ***wanted, DiagList *diags) {
+        _cleanup_(archive_freep) struct archive *a = archive_read_new();
+        struct archive_entry *e;
+        int k;
+
+        if (!a || archive_read_support_format_ar(a) != ARCHIVE_OK)
+                return -ENOMEM;
+        if (archive_read_open_filename(a, path, 64 * 1024) != ARCHIVE_OK)
+                return -EIO; /* read a moment ago: it changed under us */
+        o->a = a;
+        while ((k = archive_read_next_header(a, &e)) == ARCHIVE_OK)
+                if (startswith(strempty(archive_entry_pathname(e)), "data.tar")) {
+                        int r = read_data_tar(s, p, o, only, wanted, diags);
+                        o->a = NULL;
+                        return r;
+                }
+        o->a = NULL;
+        return -EIO;
+}
+
 int package_set_add_deb(PackageSet *s, const char *path, DiagList *diags) {
         _cleanup_(archive_freep) struct archive *a = NULL;
         _cleanup_(freep) Outer *o = NULL;
         struct archive_entry *e;
+        _cleanup_(strv_freep) char **wanted = NULL;
         Package *p;
         bool seen_binary = false, seen_control = false, seen_data = false;
         size_t errors = diag_count(diags, DIAG_ERROR);
@@ -448,7 +536,7 @@ int package_set_add_deb(PackageSet *s, const char *path, DiagList *diags) {
                                 return -EBADMSG;
                         }
                         seen_data = true;
-                        r = read_data_tar(s, p, o, diags);
+                        r = read_data_tar(s, p, o, NULL, &wanted, diags);
                 } else
                         continue; /* "_"-members and others: dpkg-deb ignores or refuses them, none matters here */
                 if (r == -EBADMSG && diag_count(diags, DIAG_ERROR) == errors)
@@ -461,6 +549,14 @@ int package_set_add_deb(PackageSet *s, const char *path, DiagList *diags) {
                 (void) diag_member(diags, DIAG_ERROR, p, NULL, "%s",
                                    k != ARCHIVE_EOF ? "damaged ar archive" : "no data.tar member");
                 return -EBADMSG;
+        }
+        /* what the kept symlinks point at elsewhere in the package: data.tar once more for those (a chain of
+         * symlinks a few times), only for packages that have such links */
+        for (unsigned pass = 0; wanted && pass < LINK_PASSES_MAX; pass++) {
+                _cleanup_(strv_freep) char **only = TAKE_PTR(wanted);
+                r = reread_data_tar(s, p, path, o, only, &wanted, diags);
+                if (r < 0)
+                        return r;
         }
         return 0;
 }
@@ -480,7 +576,8 @@ int package_dir_is_tree(const char *dir) {
         return 0;
 }
 
-static int copy_tree(PackageSet *s, Package *p, const Root *r, const char *path, unsigned depth, DiagList *diags) {
+static int copy_tree(PackageSet *s, Package *p, const Root *r, const char *path, unsigned depth, char ***wanted,
+                     DiagList *diags) {
         _cleanup_(strv_freep) char **names = NULL;
         int k;
 
@@ -503,11 +600,13 @@ static int copy_tree(PackageSet *s, Package *p, const Root *r, const char *path,
                 if (t == DT_DIR) {
                         if (mem_tree_add_dir(s->tree, child, p->origin) == -ENOMEM)
                                 return -ENOMEM;
-                        k = copy_tree(s, p, r, child, depth + 1, diags);
+                        k = copy_tree(s, p, r, child, depth + 1, wanted, diags);
                 } else if (t == DT_LNK) {
                         k = root_readlink(r, child, &target);
                         if (k == -ENOMEM)
                                 return k;
+                        if (k >= 0 && want_link_target(child, target, wanted) < 0)
+                                return -ENOMEM;
                         k = k < 0 ? diag_member(diags, DIAG_WARNING, p, child, "unreadable symlink: ignored") :
                                     added(s, p, child, mem_tree_add_symlink(s->tree, child, target, p->origin),
                                           diags);
@@ -535,7 +634,41 @@ static int copy_tree(PackageSet *s, Package *p, const Root *r, const char *path,
         return 0;
 }
 
+/* What the kept symlinks of a tree point at elsewhere in it (files, and symlinks followed on). */
+static int copy_wanted(PackageSet *s, Package *p, const Root *r, char ***wanted, DiagList *diags) {
+        for (unsigned pass = 0; *wanted && pass < LINK_PASSES_MAX; pass++) {
+                _cleanup_(strv_freep) char **only = TAKE_PTR(*wanted);
+                STRV_FOREACH(w, only) {
+                        _cleanup_(freep) char *target = NULL, *data = NULL;
+                        _cleanup_(closep) int fd = -EBADF;
+                        size_t size;
+                        int t = root_entry_type(r, *w), k = 0;
+
+                        if (t == DT_LNK) {
+                                k = root_readlink(r, *w, &target);
+                                if (k >= 0 && (k = want_link_target(*w, target, wanted)) >= 0)
+                                        k = added(s, p, *w, mem_tree_add_symlink(s->tree, *w, target, p->origin),
+                                                  diags);
+                        } else if (t == DT_REG) {
+                                k = root_open_file(r, *w, &fd, NULL);
+                                if (k >= 0)
+                                        k = read_full_fd(fd, PACKAGE_MEMBER_MAX, &data, &size);
+                                if (k >= 0)
+                                        k = added(s, p, *w, mem_tree_add_file(s->tree, *w, data, size, p->origin),
+                                                  diags);
+                                else if (k != -ENOMEM)
+                                        k = diag_member(diags, DIAG_WARNING, p, *w, "cannot read: %s: ignored",
+                                                        strerror(-k));
+                        }
+                        if (k < 0)
+                                return k;
+                }
+        }
+        return 0;
+}
+
 int package_set_add_tree(PackageSet *s, const char *dir, DiagList *diags) {
+        _cleanup_(strv_freep) char **wanted = NULL;
         _cleanup_(root_freep) Root *r = NULL;
         _cleanup_(freep) char *clean = NULL;
         Package *p;
@@ -579,11 +712,11 @@ int package_set_add_tree(PackageSet *s, const char *dir, DiagList *diags) {
                         continue;
                 if (mem_tree_add_dir(s->tree, *d, p->origin) == -ENOMEM)
                         return -ENOMEM;
-                k = copy_tree(s, p, r, *d, 0, diags);
+                k = copy_tree(s, p, r, *d, 0, &wanted, diags);
                 if (k < 0)
                         return k;
         }
-        return 0;
+        return copy_wanted(s, p, r, &wanted, diags);
 }
 
 int package_set_root(PackageSet *s, const Root **ret) {
@@ -628,6 +761,25 @@ int package_set_unit_dirs(PackageSet *s, const FeatureSet *fs, char ***ret) {
         return 0;
 }
 
+/* A regular file, or a symlink to one outside the unit directories: a linked unit, which systemd loads under
+ * the symlink's name (a symlink to another unit's file in dirs is an alias of that unit). */
+static bool is_unit_file(const Root *root, char * const *dirs, const char *path) {
+        _cleanup_(freep) char *resolved = NULL;
+        int t = root_entry_type(root, path);
+
+        if (t == DT_REG)
+                return true;
+        if (t != DT_LNK || root_chase(root, path, 0, &resolved, NULL) != 0 ||
+            root_entry_type(root, resolved) != DT_REG)
+                return false;
+        STRV_FOREACH(d, dirs) {
+                const char *rest = startswith(resolved, *d);
+                if (rest && rest[0] == '/')
+                        return false;
+        }
+        return true;
+}
+
 int package_set_unit_files(PackageSet *s, char * const *dirs, char ***ret) {
         _cleanup_(strv_freep) char **files = NULL;
         const Root *root;
@@ -644,7 +796,7 @@ int package_set_unit_files(PackageSet *s, char * const *dirs, char ***ret) {
                         _cleanup_(freep) char *p = path_join(*d, *n);
                         if (!p)
                                 return -ENOMEM;
-                        if (!unit_name_is_valid(*n, UNIT_NAME_ANY) || root_entry_type(root, p) != DT_REG ||
+                        if (!unit_name_is_valid(*n, UNIT_NAME_ANY) || !is_unit_file(root, dirs, p) ||
                             root_null_or_empty(root, p) != 0)
                                 continue;
                         if (strv_extend_unique(&files, *n) < 0)

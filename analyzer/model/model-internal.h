@@ -19,6 +19,7 @@ struct Model {
         const Rules *rules;
         FeatureSet features;   /* the version facts of opts.systemd, evaluated once */
         const BaseModel *base;
+        const BaseTarget *base_target; /* the release's changes to it (opts.target), or NULL */
         Loader *loader;
         Prefetch *prefetch;    /* units being loaded ahead on a second thread (model_prefetch()), or NULL */
         Graph *graph;

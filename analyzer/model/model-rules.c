@@ -213,10 +213,37 @@ static int cond_holds(const Model *m, const ModelUnit *mu, const DepCond *c) {
                                               : c->dflt;
                 match = value_matches(c, v);
                 break;
+        case DEP_COND_MOUNTS_FOR:
+                for (size_t i = 0; !match && i < mu->n_mounts_for; i++)
+                        match = streq(mu->mounts_for[i].path, c->name);
+                break;
+        case DEP_COND_LOADED: {
+                const ModelUnit *x = model_get(m, c->name);
+                match = x && x->loaded;
+                break;
+        }
+        case DEP_COND_AFTER: {
+                uint32_t node;
+                if (graph_find_node(m->graph, c->name, &node) < 0)
+                        break;
+                for (int dir = 0; !match && dir < 2; dir++) {
+                        EdgeSet e = dir == 0 ? graph_out(m->graph, mu->node) : graph_in(m->graph, mu->node);
+                        for (size_t i = 0; !match && i < e.n; i++) {
+                                const GraphEdge *ed = graph_edge(m->graph, edge_set_get(&e, i));
+                                match = dir == 0 ? ed->type == DEP_AFTER && ed->to == node
+                                                 : ed->type == DEP_BEFORE && ed->from == node;
+                        }
+                }
+                break;
+        }
         default:
                 return -EINVAL;
         }
         return match != c->negate;
+}
+
+int model_unit_cond_holds(const Model *m, const ModelUnit *mu, const DepCond *c) {
+        return cond_holds(m, mu, c);
 }
 
 /* ---- templates: "{name|fn|fn}" */

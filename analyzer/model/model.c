@@ -138,6 +138,8 @@ int model_new(const ModelOptions *opts, const Rules *rules, Model **ret, DiagLis
                 return r;
         if (!opts->no_base)
                 m->base = rules_base_model(rules, opts->systemd);
+        if (m->base)
+                m->base_target = base_model_target(m->base, opts->target);
         *ret = TAKE_PTR(m);
         return 0;
 }
@@ -255,11 +257,15 @@ static int base_unit_new(Model *m, const BaseUnit *bu, Unit *loaded, Unit **ret)
         u->links = TAKE_PTR(loaded->links);
         u->n_links = loaded->n_links;
         loaded->n_links = 0;
-        for (int from_profile = 0; from_profile < 2; from_profile++) {
-                const char *file = from_profile ? (m->opts.profile ? profile_file(m->opts.profile) : NULL)
-                                                : (m->base ? base_model_file(m->base) : NULL);
-                n_links = from_profile ? profile_links(m->opts.profile, bu->name, &links)
-                                       : base_model_links(m->base, bu->name, &links);
+        /* systemd's static links, then what the release adds (a root has its own enablement), less the static
+         * links it removes and those to units it leaves out; then the profile's */
+        const BaseTarget *enabling = m->opts.root ? NULL : m->base_target;
+        for (int from = 0; from < 3; from++) {
+                const char *file = from == 2 ? (m->opts.profile ? profile_file(m->opts.profile) : NULL)
+                                             : (m->base ? base_model_file(m->base) : NULL);
+                n_links = from == 2 ? profile_links(m->opts.profile, bu->name, &links)
+                          : from == 1 ? base_target_links(enabling, bu->name, &links)
+                                      : base_model_links(m->base, bu->name, &links);
                 if (n_links == 0)
                         continue;
                 DirLink *nl = realloc(u->links, sizeof(DirLink) * (u->n_links + n_links));
@@ -268,6 +274,9 @@ static int base_unit_new(Model *m, const BaseUnit *bu, Unit *loaded, Unit **ret)
                 u->links = nl;
                 for (size_t i = 0; i < n_links; i++) {
                         _cleanup_(freep) char *path = NULL;
+                        if (from == 0 && (base_target_unlinks(enabling, &links[i], bu->name) ||
+                                          base_target_omits(m->base_target, links[i].name)))
+                                continue;
                         if (asprintf_safe(&path, "%s:%u", path_basename(file), links[i].line) < 0)
                                 return -ENOMEM;
                         u->links[u->n_links++] = (DirLink) {
@@ -342,12 +351,15 @@ static int load_absent(Model *m, const char *name, PrefetchEntry *hint, ModelUni
         /* no file in the tree (slices, mounts and devices count as loaded without one): the base model's, else
          * the profile's */
         if ((m->base || m->opts.profile) && !u->fragment_path && IN_SET_LOAD(u->load_state)) {
-                const char *alias = base_model_alias(m->base, name);
+                const char *alias = base_model_alias(m->base, name) ?: base_target_alias(m->base_target, name);
                 const BaseUnit *bu = base_model_unit(m->base, alias ?: name);
                 _cleanup_(freep) char *template = NULL;
 
                 if (!bu && unit_name_is_valid(name, UNIT_NAME_INSTANCE) && unit_name_template(name, &template) >= 0)
                         bu = base_model_unit(m->base, template);
+                /* a unit the release's build keeps out of the unit path is not there */
+                if (bu && base_target_omits(m->base_target, bu->name))
+                        bu = NULL;
                 if (!bu && m->opts.profile) {
                         alias = profile_alias(m->opts.profile, name);
                         bu = profile_unit(m->opts.profile, alias ?: name);

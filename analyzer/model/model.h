@@ -20,6 +20,10 @@ typedef struct ModelOptions {
         char **package_dirs;
         unsigned systemd;
         const char *distro; /* "debian", "ubuntu", "rhel", ... or NULL */
+        /* the release judged (a canonical name of targets.xml), or NULL: the base model's units are those the
+         * release ships (its <target> in rules/base-NNN.xml: omitted units, aliases) and, without a root (which
+         * has its own), enabled as the release enables them, not as systemd's own install */
+        const char *target;
         bool offline;       /* as systemd-analyze verify sees units (its manager defaults, no mount table) */
         bool no_base;       /* never use the base model */
         /* what a default installation of the target release adds (rules/profile-TARGET.xml), or NULL: its units
@@ -93,6 +97,9 @@ void model_hint_names(Model *m, char * const *names, size_t n, size_t i, size_t 
 int model_finish(Model *m);
 
 Graph *model_graph(const Model *m);
+/* Does condition c (rules.h) hold for mu? 1 yes, 0 no, -ENOMEM. The model kinds (mounts-for, loaded, after)
+ * need model_finish() first. */
+int model_unit_cond_holds(const Model *m, const ModelUnit *mu, const DepCond *c);
 /* The unit known by name (any of its names), or NULL. */
 ModelUnit *model_get(const Model *m, const char *name);
 /* The unit of a graph node, or NULL for a name that was referenced but never loaded. */

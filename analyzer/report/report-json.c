@@ -133,38 +133,63 @@ void report_json_nearest_model(JsonWriter *w, const VersionChoice *c) {
         json_end_object(w);
 }
 
+/* "input_errors": what could not be judged, [{"file", "line", "message"}] (file and line null where unknown). */
+static void input_errors(JsonWriter *w, const DiagList *l) {
+        json_key(w, "input_errors");
+        json_begin_array(w);
+        for (size_t i = 0; l && i < l->n; i++) {
+                json_begin_object(w);
+                kv_string_or_null(w, "file", l->items[i].file);
+                json_key(w, "line");
+                if (l->items[i].line > 0)
+                        json_uint(w, l->items[i].line);
+                else
+                        json_null(w);
+                json_kv_string(w, "message", l->items[i].message);
+                json_end_object(w);
+        }
+        json_end_array(w);
+}
+
 int report_json(const FindingList *l, const ReportMeta *m, FILE *f) {
-        size_t n_sev[_SEVERITY_MAX] = {}, n_suppressed = 0;
         JsonWriter w;
 
         json_init(&w, f, false);
         json_begin_object(&w);
         json_kv_string(&w, "tool", "bootrace");
         json_kv_string(&w, "version", m->tool_version);
-        json_kv_uint(&w, "systemd", m->systemd);
-        json_kv_string(&w, "target", m->target);
-        report_json_nearest_model(&w, m->version_choice);
-        profile(&w, m->profile);
-        json_key(&w, "findings");
-        json_begin_array(&w);
+        report_json_run(&w, l, m);
+        json_end_object(&w);
+        json_finish(&w);
+        return ferror(f) ? -EIO : 0;
+}
+
+void report_json_run(JsonWriter *w, const FindingList *l, const ReportMeta *m) {
+        size_t n_sev[_SEVERITY_MAX] = {}, n_suppressed = 0;
+
+        json_kv_uint(w, "systemd", m->systemd);
+        json_kv_string(w, "target", m->target);
+        report_json_nearest_model(w, m->version_choice);
+        profile(w, m->profile);
+        json_key(w, "findings");
+        json_begin_array(w);
         for (size_t i = 0; i < l->n; i++) {
-                report_json_finding(&w, &l->items[i]);
+                report_json_finding(w, &l->items[i]);
                 if (l->items[i].suppressed)
                         n_suppressed++;
                 else
                         n_sev[l->items[i].severity]++;
         }
-        json_end_array(&w);
-        json_key(&w, "summary");
-        json_begin_object(&w);
-        json_kv_uint(&w, "units", strv_length(m->units));
-        json_kv_uint(&w, "errors", n_sev[SEVERITY_ERROR]);
-        json_kv_uint(&w, "warnings", n_sev[SEVERITY_WARNING]);
-        json_kv_uint(&w, "info", n_sev[SEVERITY_INFO]);
-        json_kv_uint(&w, "suppressed", n_suppressed);
-        json_end_object(&w);
-        packages(&w, m);
-        json_end_object(&w);
-        json_finish(&w);
-        return ferror(f) ? -EIO : 0;
+        json_end_array(w);
+        json_key(w, "summary");
+        json_begin_object(w);
+        json_kv_uint(w, "units", strv_length(m->units));
+        json_kv_uint(w, "errors", n_sev[SEVERITY_ERROR]);
+        json_kv_uint(w, "warnings", n_sev[SEVERITY_WARNING]);
+        json_kv_uint(w, "info", n_sev[SEVERITY_INFO]);
+        json_kv_uint(w, "suppressed", n_suppressed);
+        json_kv_uint(w, "input_errors", m->errors ? m->errors->n : 0);
+        json_end_object(w);
+        input_errors(w, m->errors);
+        packages(w, m);
 }

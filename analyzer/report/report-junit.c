@@ -49,36 +49,29 @@ static int write_string(xmlTextWriterPtr w, const char *value) {
                         return -EIO;        \
         } while (0)
 
-int report_junit(const FindingList *l, const ReportMeta *m, FILE *f) {
-        _cleanup_(xmlBufferFreep) xmlBufferPtr buf = xmlBufferCreate();
-        _cleanup_(xmlFreeTextWriterp) xmlTextWriterPtr w = NULL;
-        size_t n_fail = 0, n_skip = 0, n_tests = 0;
+/* One testsuite: name, then a failing case per finding, an erroring one per input error, a passing one per
+ * clean unit. */
+static int junit_suite(xmlTextWriterPtr w, const FindingList *l, const ReportMeta *m, const char *suite) {
+        size_t n_fail = 0, n_skip = 0, n_tests = 0, n_errors = m->errors ? m->errors->n : 0;
         char num[32];
 
-        if (!buf)
-                return -ENOMEM;
-        w = xmlNewTextWriterMemory(buf, 0);
-        if (!w)
-                return -ENOMEM;
         for (size_t i = 0; i < l->n; i++)
                 l->items[i].suppressed ? n_skip++ : n_fail++;
-        n_tests = l->n;
+        n_tests = l->n + n_errors;
         STRV_FOREACH(u, m->units)
                 if (!unit_has_findings(l, *u))
                         n_tests++;
 
-        W(xmlTextWriterSetIndent(w, 1));
-        W(xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL));
-        W(xmlTextWriterStartElement(w, BAD_CAST "testsuites"));
         W(xmlTextWriterStartElement(w, BAD_CAST "testsuite"));
-        W(write_attr(w, "name", "bootrace lint"));
+        W(write_attr(w, "name", suite));
         snprintf(num, sizeof num, "%zu", n_tests);
         W(write_attr(w, "tests", num));
         snprintf(num, sizeof num, "%zu", n_fail);
         W(write_attr(w, "failures", num));
         snprintf(num, sizeof num, "%zu", n_skip);
         W(write_attr(w, "skipped", num));
-        W(write_attr(w, "errors", "0"));
+        snprintf(num, sizeof num, "%zu", n_errors);
+        W(write_attr(w, "errors", num));
         W(xmlTextWriterStartElement(w, BAD_CAST "properties"));
         W(xmlTextWriterStartElement(w, BAD_CAST "property"));
         W(write_attr(w, "name", "systemd"));
@@ -130,6 +123,17 @@ int report_junit(const FindingList *l, const ReportMeta *m, FILE *f) {
                 }
                 W(xmlTextWriterEndElement(w));
         }
+        for (size_t i = 0; i < n_errors; i++) {
+                const Diag *d = &m->errors->items[i];
+                W(xmlTextWriterStartElement(w, BAD_CAST "testcase"));
+                W(write_attr(w, "classname", "bootrace"));
+                W(write_attr(w, "name", d->file ?: "input"));
+                W(xmlTextWriterStartElement(w, BAD_CAST "error"));
+                W(write_attr(w, "type", "input"));
+                W(write_attr(w, "message", d->message));
+                W(xmlTextWriterEndElement(w));
+                W(xmlTextWriterEndElement(w));
+        }
         STRV_FOREACH(u, m->units) {
                 if (unit_has_findings(l, *u))
                         continue;
@@ -139,6 +143,41 @@ int report_junit(const FindingList *l, const ReportMeta *m, FILE *f) {
                 W(xmlTextWriterEndElement(w));
         }
         W(xmlTextWriterEndElement(w));
+        return 0;
+}
+
+int report_junit(const FindingList *l, const ReportMeta *m, FILE *f) {
+        return report_junit_runs(&(ReportRun) { .findings = l, .meta = m }, 1, f);
+}
+
+int report_junit_runs(const ReportRun *runs, size_t n, FILE *f) {
+        _cleanup_(xmlBufferFreep) xmlBufferPtr buf = xmlBufferCreate();
+        _cleanup_(xmlFreeTextWriterp) xmlTextWriterPtr w = NULL;
+
+        if (!buf)
+                return -ENOMEM;
+        w = xmlNewTextWriterMemory(buf, 0);
+        if (!w)
+                return -ENOMEM;
+        W(xmlTextWriterSetIndent(w, 1));
+        W(xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL));
+        W(xmlTextWriterStartElement(w, BAD_CAST "testsuites"));
+        for (size_t i = 0; i < n; i++) {
+                const ReportMeta *m = runs[i].meta;
+                _cleanup_(freep) char *name = NULL;
+                int r;
+
+                /* one suite keeps its name; several are told apart by their target */
+                if (n == 1)
+                        name = strdup("bootrace lint");
+                else if (asprintf_safe(&name, "bootrace lint %s (systemd %u)", m->target ?: "-", m->systemd) < 0)
+                        name = NULL;
+                if (!name)
+                        return -ENOMEM;
+                r = junit_suite(w, runs[i].findings, m, name);
+                if (r < 0)
+                        return r;
+        }
         W(xmlTextWriterEndElement(w));
         W(xmlTextWriterEndDocument(w));
         xmlFreeTextWriter(w);

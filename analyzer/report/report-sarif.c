@@ -47,8 +47,59 @@ static char *path_to_uri(const char *p) {
         return r;
 }
 
+/* A physicalLocation's array "locations" for file:line (line 0: no region). */
+static void locations(JsonWriter *w, const char *file, unsigned line) {
+        _cleanup_(freep) char *uri = path_to_uri(file);
+
+        json_key(w, "locations");
+        json_begin_array(w);
+        json_begin_object(w);
+        json_key(w, "physicalLocation");
+        json_begin_object(w);
+        json_key(w, "artifactLocation");
+        json_begin_object(w);
+        json_kv_string(w, "uri", uri);
+        json_end_object(w);
+        if (line > 0) {
+                json_key(w, "region");
+                json_begin_object(w);
+                json_kv_uint(w, "startLine", line);
+                json_end_object(w);
+        }
+        json_end_object(w);
+        json_end_object(w);
+        json_end_array(w);
+}
+
+/* invocations: whether everything asked for could be judged, and each thing that could not as an error
+ * notification (GitHub code scanning shows them as tool errors). */
+static void invocations(JsonWriter *w, const DiagList *errors) {
+        json_key(w, "invocations");
+        json_begin_array(w);
+        json_begin_object(w);
+        json_kv_bool(w, "executionSuccessful", !errors || errors->n == 0);
+        if (errors && errors->n > 0) {
+                json_key(w, "toolExecutionNotifications");
+                json_begin_array(w);
+                for (size_t i = 0; i < errors->n; i++) {
+                        json_begin_object(w);
+                        json_kv_string(w, "level", "error");
+                        message(w, "message", errors->items[i].message);
+                        if (errors->items[i].file)
+                                locations(w, errors->items[i].file, errors->items[i].line);
+                        json_end_object(w);
+                }
+                json_end_array(w);
+        }
+        json_end_object(w);
+        json_end_array(w);
+}
+
 int report_sarif(const FindingList *l, const ReportMeta *m, FILE *f) {
-        size_t n_rules = rules_check_count(m->rules);
+        return report_sarif_runs(&(ReportRun) { .findings = l, .meta = m }, 1, f);
+}
+
+int report_sarif_runs(const ReportRun *runs, size_t n, FILE *f) {
         JsonWriter w;
 
         json_init(&w, f, true);
@@ -57,100 +108,90 @@ int report_sarif(const FindingList *l, const ReportMeta *m, FILE *f) {
         json_kv_string(&w, "version", "2.1.0");
         json_key(&w, "runs");
         json_begin_array(&w);
-        json_begin_object(&w);
-
-        json_key(&w, "tool");
-        json_begin_object(&w);
-        json_key(&w, "driver");
-        json_begin_object(&w);
-        json_kv_string(&w, "name", "bootrace");
-        json_kv_string(&w, "version", m->tool_version);
-        json_key(&w, "rules");
-        json_begin_array(&w);
-        for (size_t i = 0; i < n_rules; i++) {
-                const CheckInfo *c = rules_check_get(m->rules, i);
-                json_begin_object(&w);
-                json_kv_string(&w, "id", c->id);
-                message(&w, "shortDescription", c->title);
-                message(&w, "fullDescription", c->explanation);
-                if (c->reference_urls && !isempty(c->reference_urls[0]))
-                        json_kv_string(&w, "helpUri", c->reference_urls[0]);
-                json_key(&w, "defaultConfiguration");
-                json_begin_object(&w);
-                json_kv_string(&w, "level", sarif_level(c->severity));
-                json_end_object(&w);
-                json_end_object(&w);
-        }
-        json_end_array(&w);
-        json_end_object(&w);
-        json_end_object(&w);
-
-        json_key(&w, "properties");
-        json_begin_object(&w);
-        json_kv_uint(&w, "systemd", m->systemd);
-        json_kv_string(&w, "target", m->target);
-        report_json_nearest_model(&w, m->version_choice);
-        if (m->nearest_note)
-                json_kv_string(&w, "note", m->nearest_note);
-        json_end_object(&w);
-
-        json_key(&w, "results");
-        json_begin_array(&w);
-        for (size_t i = 0; i < l->n; i++) {
-                const Finding *x = &l->items[i];
-                json_begin_object(&w);
-                json_kv_string(&w, "ruleId", x->check);
-                for (size_t k = 0; k < n_rules; k++)
-                        if (streq(rules_check_get(m->rules, k)->id, x->check)) {
-                                json_kv_uint(&w, "ruleIndex", k);
-                                break;
-                        }
-                json_kv_string(&w, "level", sarif_level(x->severity));
-                message(&w, "message", x->message);
-                if (x->file) {
-                        _cleanup_(freep) char *uri = path_to_uri(x->file);
-                        json_key(&w, "locations");
-                        json_begin_array(&w);
-                        json_begin_object(&w);
-                        json_key(&w, "physicalLocation");
-                        json_begin_object(&w);
-                        json_key(&w, "artifactLocation");
-                        json_begin_object(&w);
-                        json_kv_string(&w, "uri", uri);
-                        json_end_object(&w);
-                        if (x->line > 0) {
-                                json_key(&w, "region");
-                                json_begin_object(&w);
-                                json_kv_uint(&w, "startLine", x->line);
-                                json_end_object(&w);
-                        }
-                        json_end_object(&w);
-                        json_end_object(&w);
-                        json_end_array(&w);
-                }
-                if (x->suppressed) {
-                        json_key(&w, "suppressions");
-                        json_begin_array(&w);
-                        json_begin_object(&w);
-                        json_kv_string(&w, "kind", startswith(x->suppressed, "override ") ? "external" : "inSource");
-                        json_kv_string(&w, "justification", x->suppressed);
-                        json_end_object(&w);
-                        json_end_array(&w);
-                }
-                json_key(&w, "properties");
-                json_begin_object(&w);
-                json_kv_string(&w, "unit", x->unit);
-                json_kv_strv(&w, "evidence", x->evidence);
-                if (x->fix)
-                        json_kv_string(&w, "fix", x->fix);
-                json_end_object(&w);
-                json_end_object(&w);
-        }
-        json_end_array(&w);
-
-        json_end_object(&w);
+        for (size_t i = 0; i < n; i++)
+                report_sarif_run(&w, runs[i].findings, runs[i].meta);
         json_end_array(&w);
         json_end_object(&w);
         json_finish(&w);
         return ferror(f) ? -EIO : 0;
+}
+
+void report_sarif_run(JsonWriter *w, const FindingList *l, const ReportMeta *m) {
+        size_t n_rules = rules_check_count(m->rules);
+
+        json_begin_object(w);
+
+        json_key(w, "tool");
+        json_begin_object(w);
+        json_key(w, "driver");
+        json_begin_object(w);
+        json_kv_string(w, "name", "bootrace");
+        json_kv_string(w, "version", m->tool_version);
+        json_key(w, "rules");
+        json_begin_array(w);
+        for (size_t i = 0; i < n_rules; i++) {
+                const CheckInfo *c = rules_check_get(m->rules, i);
+                json_begin_object(w);
+                json_kv_string(w, "id", c->id);
+                message(w, "shortDescription", c->title);
+                message(w, "fullDescription", c->explanation);
+                if (c->reference_urls && !isempty(c->reference_urls[0]))
+                        json_kv_string(w, "helpUri", c->reference_urls[0]);
+                json_key(w, "defaultConfiguration");
+                json_begin_object(w);
+                json_kv_string(w, "level", sarif_level(c->severity));
+                json_end_object(w);
+                json_end_object(w);
+        }
+        json_end_array(w);
+        json_end_object(w);
+        json_end_object(w);
+
+        invocations(w, m->errors);
+
+        json_key(w, "properties");
+        json_begin_object(w);
+        json_kv_uint(w, "systemd", m->systemd);
+        json_kv_string(w, "target", m->target);
+        report_json_nearest_model(w, m->version_choice);
+        if (m->nearest_note)
+                json_kv_string(w, "note", m->nearest_note);
+        json_end_object(w);
+
+        json_key(w, "results");
+        json_begin_array(w);
+        for (size_t i = 0; i < l->n; i++) {
+                const Finding *x = &l->items[i];
+                json_begin_object(w);
+                json_kv_string(w, "ruleId", x->check);
+                for (size_t k = 0; k < n_rules; k++)
+                        if (streq(rules_check_get(m->rules, k)->id, x->check)) {
+                                json_kv_uint(w, "ruleIndex", k);
+                                break;
+                        }
+                json_kv_string(w, "level", sarif_level(x->severity));
+                message(w, "message", x->message);
+                if (x->file)
+                        locations(w, x->file, x->line);
+                if (x->suppressed) {
+                        json_key(w, "suppressions");
+                        json_begin_array(w);
+                        json_begin_object(w);
+                        json_kv_string(w, "kind", startswith(x->suppressed, "override ") ? "external" : "inSource");
+                        json_kv_string(w, "justification", x->suppressed);
+                        json_end_object(w);
+                        json_end_array(w);
+                }
+                json_key(w, "properties");
+                json_begin_object(w);
+                json_kv_string(w, "unit", x->unit);
+                json_kv_strv(w, "evidence", x->evidence);
+                if (x->fix)
+                        json_kv_string(w, "fix", x->fix);
+                json_end_object(w);
+                json_end_object(w);
+        }
+        json_end_array(w);
+
+        json_end_object(w);
 }

@@ -86,7 +86,9 @@
         X(FSTAB_REMOUNT_FS_WANT, "fstab-remount-fs-want")                                                       \
         X(FSTAB_BLOCKDEV_AFTER, "fstab-blockdev-after")                                                         \
         X(FSTAB_BEFORE_LOCAL_FS, "fstab-before-local-fs")                                                       \
-        X(FSTAB_FSCK_ROOT_WANT, "fstab-fsck-root-want")
+        X(FSTAB_FSCK_ROOT_WANT, "fstab-fsck-root-want")                                                         \
+        /* what systemd-tmpfiles --remove --boot removes (target-tmpfiles.xml) */                               \
+        X(TMPFILES_HONOURS_EXCLUSIONS, "tmpfiles-honours-exclusions")
 
 #define _FEATURE_ENUM(e, s) FEATURE_##e,
 typedef enum Feature {

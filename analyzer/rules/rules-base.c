@@ -3,6 +3,17 @@
 #include "basic/xml-util.h"
 #include "rules/rules-internal.h"
 
+struct BaseTarget {
+        char *name, *source;
+        unsigned line;
+        BaseLink *links;    /* sorted by unit */
+        size_t n_links;
+        BaseLink *unlinks;  /* static links of the model the release removes */
+        size_t n_unlinks;
+        char **alias_names, **alias_units;
+        char **omit;        /* units kept out of the unit path */
+};
+
 struct BaseModel {
         unsigned version;
         char *source;
@@ -12,7 +23,27 @@ struct BaseModel {
         BaseLink *links;    /* sorted by unit */
         size_t n_links;
         char **alias_names, **alias_units;
+        BaseTarget *targets;
+        size_t n_targets;
 };
+
+static void links_free(BaseLink *l, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                free((char *) l[i].unit);
+                free((char *) l[i].name);
+        }
+        free(l);
+}
+
+static void base_target_done(BaseTarget *t) {
+        free(t->name);
+        free(t->source);
+        links_free(t->links, t->n_links);
+        links_free(t->unlinks, t->n_unlinks);
+        strv_free(t->alias_names);
+        strv_free(t->alias_units);
+        strv_free(t->omit);
+}
 
 static BaseModel *base_model_free(BaseModel *b) {
         if (!b)
@@ -23,11 +54,10 @@ static BaseModel *base_model_free(BaseModel *b) {
                 free((char *) b->units[i].path);
         }
         free(b->units);
-        for (size_t i = 0; i < b->n_links; i++) {
-                free((char *) b->links[i].unit);
-                free((char *) b->links[i].name);
-        }
-        free(b->links);
+        links_free(b->links, b->n_links);
+        for (size_t i = 0; i < b->n_targets; i++)
+                base_target_done(&b->targets[i]);
+        free(b->targets);
         strv_free(b->alias_names);
         strv_free(b->alias_units);
         free(b->source);
@@ -89,6 +119,98 @@ static int parse_unit(BaseModel *b, const RulesFile *f, xmlNode *n, DiagList *di
         return 0;
 }
 
+static int parse_link(BaseLink **links, size_t *n_links, const RulesFile *f, xmlNode *n, DiagList *diags) {
+        const char *u = xml_attr(n, "unit"), *name = xml_attr(n, "name");
+        BaseLink *nl;
+
+        if (!u || !name || !unit_name_is_valid(u, UNIT_NAME_ANY) || !unit_name_is_valid(name, UNIT_NAME_ANY))
+                return rules_bad(diags, f->path, xml_line(n), "<%s>: invalid unit name", (const char *) n->name);
+        nl = realloc(*links, sizeof(BaseLink) * (*n_links + 1));
+        if (!nl)
+                return -ENOMEM;
+        *links = nl;
+        nl[(*n_links)++] = (BaseLink) {
+                .type = dep_type_from_string(xml_attr(n, "type")),
+                .unit = strdup(u),
+                .name = strdup(name),
+                .line = xml_line(n),
+        };
+        return nl[*n_links - 1].unit && nl[*n_links - 1].name ? 0 : -ENOMEM;
+}
+
+static int parse_alias(char ***names, char ***units, const RulesFile *f, xmlNode *n, DiagList *diags) {
+        const char *a = xml_attr(n, "name"), *u = xml_attr(n, "unit");
+
+        if (!a || !u || !unit_name_is_valid(a, UNIT_NAME_ANY) || !unit_name_is_valid(u, UNIT_NAME_ANY))
+                return rules_bad(diags, f->path, xml_line(n), "<alias>: invalid unit name");
+        return strv_extend(names, a) < 0 || strv_extend(units, u) < 0 ? -ENOMEM : 0;
+}
+
+static bool link_eq(const BaseLink *a, const BaseLink *b) {
+        return a->type == b->type && streq(a->unit, b->unit) && streq(a->name, b->name);
+}
+
+/* <target name= source=>: <link>, <unlink>, <alias>, <omit unit=> */
+static int parse_target(BaseModel *b, const RulesFile *f, xmlNode *n, DiagList *diags) {
+        const char *name = xml_attr(n, "name");
+        BaseTarget *nt, *t;
+        int q, error = 0;
+
+        for (size_t i = 0; i < b->n_targets; i++)
+                if (streq(b->targets[i].name, strempty(name)))
+                        return rules_bad(diags, f->path, xml_line(n), "<target name=\"%s\">: a second time (line %u)",
+                                         name, b->targets[i].line);
+        nt = realloc(b->targets, sizeof(BaseTarget) * (b->n_targets + 1));
+        if (!nt)
+                return -ENOMEM;
+        b->targets = nt;
+        t = &nt[b->n_targets++];
+        *t = (BaseTarget) { .name = strdup(strempty(name)), .source = strdup(strempty(xml_attr(n, "source"))),
+                            .line = xml_line(n) };
+        if (!t->name || !t->source)
+                return -ENOMEM;
+        XML_FOREACH_ELEMENT(c, n) {
+                if (xml_is(c, "link"))
+                        q = parse_link(&t->links, &t->n_links, f, c, diags);
+                else if (xml_is(c, "unlink"))
+                        q = parse_link(&t->unlinks, &t->n_unlinks, f, c, diags);
+                else if (xml_is(c, "alias"))
+                        q = parse_alias(&t->alias_names, &t->alias_units, f, c, diags);
+                else {
+                        const char *u = xml_attr(c, "unit");
+                        q = !u || !unit_name_is_valid(u, UNIT_NAME_PLAIN | UNIT_NAME_TEMPLATE)
+                                    ? rules_bad(diags, f->path, xml_line(c), "<omit>: invalid unit name")
+                                    : strv_extend(&t->omit, u);
+                }
+                if (q == -ENOMEM)
+                        return q;
+                if (q < 0)
+                        error = error ?: q;
+        }
+        if (t->n_links > 0)
+                qsort_safe(t->links, t->n_links, sizeof(BaseLink), base_link_cmp);
+        return error;
+}
+
+/* What a release changes must exist in the model: the units it omits, the static links it removes. */
+static int check_target(const BaseModel *b, const BaseTarget *t, DiagList *diags) {
+        int error = 0;
+
+        STRV_FOREACH(o, t->omit)
+                if (!base_model_unit(b, *o))
+                        error = rules_bad(diags, b->file, t->line, "<target name=\"%s\">: <omit unit=\"%s\"/> is no "
+                                          "unit of this model", t->name, *o);
+        for (size_t i = 0; i < t->n_unlinks; i++) {
+                bool found = false;
+                for (size_t j = 0; j < b->n_links && !found; j++)
+                        found = link_eq(&b->links[j], &t->unlinks[i]);
+                if (!found)
+                        error = rules_bad(diags, b->file, t->unlinks[i].line, "<unlink>: %s has no link %s in this model",
+                                          t->unlinks[i].unit, t->unlinks[i].name);
+        }
+        return error;
+}
+
 int rules_parse_base(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags) {
         _cleanup_(base_model_freep) BaseModel *b = NULL;
         xmlNode *root = xmlDocGetRootElement(doc);
@@ -112,35 +234,12 @@ int rules_parse_base(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags)
         XML_FOREACH_ELEMENT(n, root) {
                 if (xml_is(n, "unit"))
                         q = parse_unit(b, f, n, diags);
-                else if (xml_is(n, "link")) {
-                        const char *u = xml_attr(n, "unit"), *name = xml_attr(n, "name");
-                        BaseLink *nl;
-                        if (!u || !name || !unit_name_is_valid(u, UNIT_NAME_ANY) ||
-                            !unit_name_is_valid(name, UNIT_NAME_ANY)) {
-                                q = rules_bad(diags, f->path, xml_line(n), "<link>: invalid unit name");
-                                goto next;
-                        }
-                        nl = realloc(b->links, sizeof(BaseLink) * (b->n_links + 1));
-                        if (!nl)
-                                return -ENOMEM;
-                        b->links = nl;
-                        nl[b->n_links++] = (BaseLink) {
-                                .type = dep_type_from_string(xml_attr(n, "type")),
-                                .unit = strdup(u),
-                                .name = strdup(name),
-                                .line = xml_line(n),
-                        };
-                        q = nl[b->n_links - 1].unit && nl[b->n_links - 1].name ? 0 : -ENOMEM;
-                } else {
-                        const char *a = xml_attr(n, "name"), *u = xml_attr(n, "unit");
-                        if (!a || !u || !unit_name_is_valid(a, UNIT_NAME_ANY) || !unit_name_is_valid(u, UNIT_NAME_ANY)) {
-                                q = rules_bad(diags, f->path, xml_line(n), "<alias>: invalid unit name");
-                                goto next;
-                        }
-                        q = strv_extend(&b->alias_names, a) < 0 || strv_extend(&b->alias_units, u) < 0 ? -ENOMEM
-                                                                                                     : 0;
-                }
-        next:
+                else if (xml_is(n, "link"))
+                        q = parse_link(&b->links, &b->n_links, f, n, diags);
+                else if (xml_is(n, "alias"))
+                        q = parse_alias(&b->alias_names, &b->alias_units, f, n, diags);
+                else
+                        q = parse_target(b, f, n, diags);
                 if (q == -ENOMEM)
                         return q;
                 if (q < 0)
@@ -154,6 +253,8 @@ int rules_parse_base(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags)
                                           b->units[i].name);
         if (b->n_links > 0)
                 qsort_safe(b->links, b->n_links, sizeof(BaseLink), base_link_cmp);
+        for (size_t i = 0; i < b->n_targets && error == 0; i++)
+                error = check_target(b, &b->targets[i], diags);
         if (error < 0)
                 return error;
         nb = realloc(r->bases, sizeof(BaseModel *) * (r->n_bases + 1));
@@ -255,5 +356,74 @@ const char *base_model_alias(const BaseModel *b, const char *name) {
         for (size_t i = 0; b && b->alias_names && b->alias_names[i]; i++)
                 if (streq(b->alias_names[i], name))
                         return b->alias_units[i];
+        return NULL;
+}
+
+/* Every <target> names a release of targets.xml whose systemd version this model is the one for. */
+int rules_base_finish(Rules *r, DiagList *diags) {
+        int error = 0;
+
+        for (size_t i = 0; i < r->n_bases; i++) {
+                const BaseModel *b = r->bases[i];
+                for (size_t j = 0; j < b->n_targets; j++) {
+                        const BaseTarget *t = &b->targets[j];
+                        const char *canonical = NULL;
+                        unsigned v;
+                        if (rules_target_version(r, t->name, &v, &canonical) < 0 || !streq_ptr(canonical, t->name))
+                                error = rules_bad(diags, b->file, t->line, "<target name=\"%s\">: not a release of "
+                                                  "targets.xml (its canonical name)", t->name);
+                        else if (rules_base_model(r, v) != b)
+                                error = rules_bad(diags, b->file, t->line, "<target name=\"%s\">: %s has systemd %u, "
+                                                  "whose base model is %s, not this one", t->name, t->name, v,
+                                                  base_model_file(rules_base_model(r, v)));
+                }
+        }
+        return error;
+}
+
+const BaseTarget *base_model_target(const BaseModel *b, const char *name) {
+        for (size_t i = 0; b && name && i < b->n_targets; i++)
+                if (streq(b->targets[i].name, name))
+                        return &b->targets[i];
+        return NULL;
+}
+
+size_t base_model_target_count(const BaseModel *b) {
+        return b ? b->n_targets : 0;
+}
+
+const BaseTarget *base_model_target_get(const BaseModel *b, size_t i) {
+        return b && i < b->n_targets ? &b->targets[i] : NULL;
+}
+
+const char *base_target_name(const BaseTarget *t) {
+        return t->name;
+}
+
+const char *base_target_source(const BaseTarget *t) {
+        return t->source;
+}
+
+size_t base_target_links(const BaseTarget *t, const char *unit, const BaseLink **ret) {
+        *ret = NULL;
+        return base_links_find(t ? t->links : NULL, t ? t->n_links : 0, unit, ret);
+}
+
+bool base_target_unlinks(const BaseTarget *t, const BaseLink *l, const char *unit) {
+        for (size_t i = 0; t && i < t->n_unlinks; i++)
+                if (t->unlinks[i].type == l->type && streq(t->unlinks[i].unit, unit) &&
+                    streq(t->unlinks[i].name, l->name))
+                        return true;
+        return false;
+}
+
+bool base_target_omits(const BaseTarget *t, const char *unit) {
+        return t && strv_contains(t->omit, unit);
+}
+
+const char *base_target_alias(const BaseTarget *t, const char *name) {
+        for (size_t i = 0; t && t->alias_names && t->alias_names[i]; i++)
+                if (streq(t->alias_names[i], name))
+                        return t->alias_units[i];
         return NULL;
 }

@@ -155,6 +155,13 @@ static int parse_cond(const RulesFile *f, xmlNode *n, DepCond *c, DiagList *diag
                 }
                 return 0;
         }
+        if ((s = xml_attr(n, "mounts-for")) || (s = xml_attr(n, "loaded")) || (s = xml_attr(n, "after"))) {
+                c->kind = xml_attr(n, "mounts-for") ? DEP_COND_MOUNTS_FOR
+                          : xml_attr(n, "loaded")   ? DEP_COND_LOADED
+                                                    : DEP_COND_AFTER;
+                c->name = strdup(s);
+                return c->name ? 0 : -ENOMEM;
+        }
         if ((s = xml_attr(n, "setting"))) {
                 const char *dot = strchr(s, '.');
                 c->kind = DEP_COND_SETTING;
@@ -200,6 +207,14 @@ static int parse_cond(const RulesFile *f, xmlNode *n, DepCond *c, DiagList *diag
                 return -ENOMEM;
         c->word = streq_ptr(xml_attr(n, "word"), "yes");
         return 0;
+}
+
+int rules_parse_dep_cond(const RulesFile *f, xmlNode *n, DepCond *c, DiagList *diags) {
+        return parse_cond(f, n, c, diags);
+}
+
+void rules_dep_cond_done(DepCond *c) {
+        dep_cond_done(c);
 }
 
 static int parse_action(const RulesFile *f, xmlNode *n, DepAction *a, DiagList *diags) {

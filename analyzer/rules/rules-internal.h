@@ -130,6 +130,12 @@ struct Rules {
         MessageIdentInfo *message_idents;
         size_t n_message_idents, allocated_message_idents;
 
+        /* exec-writes.xml, target-tmpfiles.xml */
+        ExecWrite *exec_writes;
+        size_t n_exec_writes;
+        TargetTmpfiles *target_tmpfiles;
+        size_t n_target_tmpfiles;
+
         /* add the parsed data of new rules file kinds here */
 };
 
@@ -168,7 +174,18 @@ void rules_unit_keys_done(Rules *r);
 int rules_parse_dependencies(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
 void rules_dependencies_done(Rules *r);
 
+int rules_parse_exec_writes(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
+int rules_exec_writes_finish(Rules *r, DiagList *diags);
+void rules_exec_writes_done(Rules *r);
+int rules_parse_target_tmpfiles(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
+void rules_target_tmpfiles_done(Rules *r);
+
+/* A condition of dependencies.xml's grammar (<if>, <unless>, <any>), for other files that use it. */
+int rules_parse_dep_cond(const RulesFile *f, xmlNode *n, DepCond *c, DiagList *diags);
+void rules_dep_cond_done(DepCond *c);
+
 int rules_parse_base(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
+int rules_base_finish(Rules *r, DiagList *diags);
 void rules_base_done(Rules *r);
 /* Shared with the profiles: BaseUnit by name, BaseLink by unit then line, and the links of unit in a sorted array. */
 int base_unit_cmp(const void *a, const void *b);

@@ -54,10 +54,26 @@ static const RulesFileKind rules_file_kinds[] = {
                 .done = rules_messages_done,
         },
         {
+                .pattern = "exec-writes.xml",
+                .schema = "exec-writes.rng",
+                .required = false,
+                .parse = rules_parse_exec_writes,
+                .finish = rules_exec_writes_finish,
+                .done = rules_exec_writes_done,
+        },
+        {
+                .pattern = "target-tmpfiles.xml",
+                .schema = "target-tmpfiles.rng",
+                .required = false,
+                .parse = rules_parse_target_tmpfiles,
+                .done = rules_target_tmpfiles_done,
+        },
+        {
                 .pattern = "base-*.xml",
                 .schema = "base.rng",
                 .required = false,
                 .parse = rules_parse_base,
+                .finish = rules_base_finish,
                 .done = rules_base_done,
         },
         {

@@ -161,6 +161,10 @@ typedef enum DepCondKind {
         DEP_COND_VAR,     /* a value the model computes: id, stem, prefix, instance, where, what, ... */
         DEP_COND_DISTRO,  /* the target's distribution ("debian", "ubuntu", "rhel") */
         DEP_COND_ANY,     /* at least one of the nested conditions */
+        /* exec-writes.xml only: the unit's place in the model */
+        DEP_COND_MOUNTS_FOR, /* name is in its RequiresMountsFor=/WantsMountsFor= */
+        DEP_COND_LOADED,     /* the unit called name is loaded */
+        DEP_COND_AFTER,      /* it is ordered after the unit called name, directly */
         _DEP_COND_KIND_MAX,
         _DEP_COND_KIND_INVALID = -EINVAL,
 } DepCondKind;
@@ -231,6 +235,67 @@ const char *rules_manager_default(const Rules *r, const char *name, unsigned v, 
  * ret_no_default_deps (optional): whether the manager turns its default dependencies off. */
 bool rules_unit_is_perpetual(const Rules *r, const char *name, unsigned v, bool *ret_no_default_deps);
 
+/* ---- the exec-time write model (rules/exec-writes.xml, rules/target-tmpfiles.xml) */
+
+typedef enum ExecWriteOp {
+        EXEC_WRITE_MKDTEMP,
+        EXEC_WRITE_MKDIR,
+        EXEC_WRITE_MOUNT,
+        EXEC_WRITE_NONE, /* nothing is made: the path must exist */
+        _EXEC_WRITE_OP_MAX,
+        _EXEC_WRITE_OP_INVALID = -EINVAL,
+} ExecWriteOp;
+
+typedef struct ExecWriteFailure {
+        unsigned since, until;
+        char *text;    /* what the journal shows when the file system is read-only */
+        char *source;
+} ExecWriteFailure;
+
+/* A path PID 1 (pid1) or the unit's child writes before exec when the conditions hold. */
+typedef struct ExecWrite {
+        char *id;
+        bool pid1;
+        char *setting;        /* the key that asks for it */
+        char *path, *under;   /* templates: %n the unit name, {word}/{dest}/{src} each word of the setting */
+        ExecWriteOp op;
+        bool lasting;         /* used while the unit runs: nothing may remove it */
+        bool missing;         /* made only when it does not exist */
+        bool in_root;         /* with RootDirectory= it is inside that directory (RootImage=: inside the image) */
+        char **checks;        /* the checks that judge it (none: empty) */
+        unsigned since, until;
+        char *source;
+        DepCond *conds;
+        size_t n_conds;
+        ExecWriteFailure *fails;
+        size_t n_fails;
+        const char *file;
+        unsigned line;
+} ExecWrite;
+
+size_t rules_exec_write_count(const Rules *r);
+const ExecWrite *rules_exec_write_get(const Rules *r, size_t i);
+bool exec_write_applies(const ExecWrite *w, unsigned v);
+/* Does the check called id judge w? */
+bool exec_write_judged_by(const ExecWrite *w, const char *id);
+/* The failure of w on a read-only file system at v, or NULL. */
+const ExecWriteFailure *exec_write_failure(const ExecWrite *w, unsigned v);
+const char *exec_write_op_to_string(ExecWriteOp op);
+
+/* The tmpfiles.d lines of /tmp and /var/tmp that a target's systemd-tmpfiles-setup.service runs at boot. */
+typedef struct TargetTmpfiles {
+        char *target;   /* NULL: upstream's, for the versions since..until */
+        unsigned since, until;
+        char *source;
+        char **lines;
+        unsigned *line_numbers; /* the line of each of lines in file */
+        const char *file;
+        unsigned line;
+} TargetTmpfiles;
+
+/* The lines of target (a canonical name, or NULL) at v: its own, else upstream's of v. NULL when none. */
+const TargetTmpfiles *rules_target_tmpfiles(const Rules *r, const char *target, unsigned v);
+
 /* ---- base models (rules/base-NNN.xml): the units systemd NNN ships for early boot, as unit-file text */
 
 typedef struct BaseUnit {
@@ -269,6 +334,24 @@ size_t base_model_links(const BaseModel *b, const char *unit, const BaseLink **r
 /* The unit an alias name stands for, or NULL. */
 const char *base_model_alias(const BaseModel *b, const char *name);
 
+/* A release's enablement on top of a base model (<target> in base-NNN.xml): the links and aliases its packages
+ * create on install (postinst, presets), the static links it removes, the units it keeps out of the unit path. */
+typedef struct BaseTarget BaseTarget;
+
+/* The enablement of the release named name (canonical target name) in b, or NULL when b has none for it. */
+const BaseTarget *base_model_target(const BaseModel *b, const char *name);
+size_t base_model_target_count(const BaseModel *b);
+const BaseTarget *base_model_target_get(const BaseModel *b, size_t i);
+const char *base_target_name(const BaseTarget *t);
+const char *base_target_source(const BaseTarget *t);
+/* The links the release adds to unit (pointers into the target; *ret_n of them). t may be NULL. */
+size_t base_target_links(const BaseTarget *t, const char *unit, const BaseLink **ret);
+/* Whether the release removes this static link of the base model (t may be NULL). */
+bool base_target_unlinks(const BaseTarget *t, const BaseLink *l, const char *unit);
+/* Whether the release keeps unit out of the unit path (t may be NULL). */
+bool base_target_omits(const BaseTarget *t, const char *unit);
+/* The unit an alias of the release stands for, or NULL (t may be NULL). */
+const char *base_target_alias(const BaseTarget *t, const char *name);
 /* ---- profiles (rules/profile-TARGET.xml): what a default installation of a release adds to its boot
  * transaction beyond systemd's own units (its network stack, cloud-init), per profile */
 

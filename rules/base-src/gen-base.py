@@ -5,9 +5,21 @@
     gen-base.py SRCDIR --version N > rules/base-N.xml
 
 SRCDIR is a systemd source tree: a tag's files (`git archive vN units meson.build meson_options.txt Makefile.am |
-tar -x -C SRCDIR`) or Debian's source package (`apt-get source systemd`). Nothing of it is copied verbatim: each unit
-is rendered as the build renders it (@var@ substitution, m4, jinja2 with the build's config values) and stored
-without comments, blank lines and Documentation=.
+tar -x -C SRCDIR`) or a source tarball's (Debian's `systemd_N.orig.tar.gz`, which is upstream's, unpatched).
+The committed models were generated from (`--source` names it in the model):
+
+    219 229 232 237 239 241 245 249 255 258 259 260 261   the tag vN of upstream systemd
+    247   v247.3 (Debian bullseye's 247.3; its units/ equal v247's)
+    252   v252.39 of systemd-stable, from Debian's systemd_252.39.orig.tar.gz (bookworm ships 252.39)
+    257   v257.13 (trixie ships 257.13)
+    262   Debian's systemd_262.orig.tar.gz (upstream 262; the upstream mirror's tags end at v261.2)
+
+The four lab versions take the point release Debian ships, so that tests/t6011-graph-base-lab.sh can compare
+them with the lab trees unit by unit: what is left are Debian's patches and packaging (fixtures/base/*.explained).
+What a release enables on top (Debian's postinst links, the units its build drops) is its <target> element, which
+gen-target.py adds afterwards (rerun it after this). Nothing of it is copied verbatim: each unit is rendered as the
+build renders it (@var@ substitution, m4, jinja2 with the build's config values) and stored without comments,
+blank lines and Documentation=.
 
 Which units, where, and with which values: the build options Debian uses for that release, PROFILES below (the
 Debian rules they come from are named there); a condition of the build (ENABLE_X, HAVE_X) holds unless the profile
@@ -76,11 +88,16 @@ def values(v, p):
     return d
 
 
+# Build conditions no distribution build had: opt-in (default off) in configure.ac, and Debian never turned them on
+# (kdbus' .busname units, 219-230; the experimental terminal, 219-227).
+OPT_IN = {"ENABLE_KDBUS", "ENABLE_TERMINAL"}
+
+
 class Conf(dict):
-    """Build conditions: true unless the profile turns them off."""
+    """Build conditions: true unless the profile turns them off (or they are OPT_IN)."""
     def __init__(self, p):
         super().__init__()
-        self.off = p["off"]
+        self.off = p["off"] | OPT_IN
 
     def get(self, name, default=None):
         return 0 if name in self.off else 1
@@ -260,14 +277,18 @@ def main():
     unitdir = ("/usr" if p["usr"] else "") + "/lib/systemd/system"
     out, links, aliases = {}, [], []
     for name, inp, syml in units:
-        if name in out:
+        # .busname units (installed up to 229): a type that works only on kdbus, which no distribution kernel had;
+        # without it systemd refuses the type (busname_supported()), so they never take part in a boot
+        if name in out or name.endswith(".busname"):
             continue
         out[name] = strip(render(a.src, inp, vals, conf))
         for s in syml:
-            m = re.match(r"^(?:.*/)?([^/]+)\.(wants|requires|upholds)/$", s)
+            # "X.wants/" (a link named as the unit) or, 234-241, a path ".../X.wants/NAME" (an instance:
+            # /etc/systemd/system/getty.target.wants/getty@tty1.service)
+            m = re.match(r"^(?:.*/)?([^/]+)\.(wants|requires|upholds)/([^/]*)$", s)
             if m:
                 links.append(({"wants": "Wants", "requires": "Requires", "upholds": "Upholds"}[m.group(2)],
-                              m.group(1), name))
+                              m.group(1), m.group(3) or name))
             elif not s.endswith("/"):
                 aliases.append((os.path.basename(s), name))
     # systemd-fstab-generator's Wants= on systemd-remount-fs.service (v242+, 9b69569d2c; a static link before):

@@ -41,7 +41,8 @@ DEBIAN_DESKTOP = "a desktop installation: the server profile and NetworkManager 
 
 PROFILES = {}
 for suite, target in (("bullseye", "debian-bullseye"), ("bookworm", "debian-bookworm"),
-                      ("trixie", "debian-trixie"), ("forky", "debian-forky")):
+                      ("trixie", "debian-trixie"), ("forky", "debian-forky"),
+                      ("sid", "debian-sid")):
     PROFILES[target] = {
         "default": "server",
         "profiles": [
@@ -75,6 +76,18 @@ PROFILES["rhel-9"] = {
         ("server", None, "a server installation: NetworkManager and NetworkManager-wait-online configure the "
                          "network, firewalld guards it",
          [("NetworkManager", "1.48.10", "rhel"), ("firewalld", "v1.3.4", "rhel")]),
+    ],
+}
+
+# RHEL 10 (CentOS Stream 10 is its alias): the same stack at RHEL 10.0's versions, NetworkManager-1.52.0-8.el10_0
+# and firewalld-2.3.1-1.el10_0 (the package file names in AlmaLinux's 10.0 BaseOS, a rebuild of RHEL 10.0:
+# vault.almalinux.org/10.0/BaseOS/x86_64_v2/os/Packages/).
+PROFILES["rhel-10"] = {
+    "default": "server",
+    "profiles": [
+        ("server", None, "a server installation: NetworkManager and NetworkManager-wait-online configure the "
+                         "network, firewalld guards it",
+         [("NetworkManager", "1.52.0", "rhel"), ("firewalld", "v2.3.1", "rhel")]),
     ],
 }
 

@@ -43,10 +43,11 @@ static const char *valid_keys =
         "  </section>\n"
         "</unit-keys>\n";
 
-/* Writes targets.xml and unit-keys.xml into a fresh directory (with the real schemas), loads it and checks that it
- * fails with a DIAG_ERROR at file:line and that nothing was printed to stderr. */
-static void check_broken_ex(const char *name, const char *targets, const char *keys, const char *messages,
-                            const char *bad_file, unsigned bad_line, const char *needle) {
+/* Writes targets.xml, unit-keys.xml and (unless NULL) messages.xml and base-252.xml into a fresh directory (with
+ * the real schemas; with targets NULL, a copy of the whole real rules directory, so that cross-file checks run),
+ * loads it and checks that it fails with a DIAG_ERROR at file:line and that nothing was printed to stderr. */
+static void check_broken_full(const char *name, const char *targets, const char *keys, const char *messages,
+                              const char *base, const char *bad_file, unsigned bad_line, const char *needle) {
         _cleanup_(freep) char *dir = NULL, *schema = NULL, *want_file = NULL, *errpath = NULL;
         _cleanup_(rules_freep) Rules *r = NULL;
         DiagList diags = {};
@@ -57,11 +58,19 @@ static void check_broken_ex(const char *name, const char *targets, const char *k
 
         if (asprintf_safe(&dir, "%s/%u", tmpdir, n++) < 0 || mkdir(dir, 0755) < 0)
                 goto fail;
+        if (!targets) {
+                _cleanup_(freep) char *cmd = strjoin("cp -R '", rules_default_dir(), "/.' '", dir, "'");
+                if (!cmd || system(cmd) != 0)
+                        goto fail;
+        }
         schema = strjoin(dir, "/schema");
-        if (!schema || mkdir(schema, 0755) < 0)
+        if (!schema || (mkdir(schema, 0755) < 0 && errno != EEXIST))
                 goto fail;
         for (const char *s = "targets.rng"; s;
-             s = streq(s, "targets.rng") ? "unit-keys.rng" : streq(s, "unit-keys.rng") ? "messages.rng" : NULL) {
+             s = streq(s, "targets.rng")     ? "unit-keys.rng"
+                 : streq(s, "unit-keys.rng") ? "messages.rng"
+                 : streq(s, "messages.rng")  ? "base.rng"
+                                             : NULL) {
                 _cleanup_(freep) char *from = strjoin(rules_default_dir(), "/schema/", s);
                 _cleanup_(freep) char *to = strjoin(schema, "/", s);
                 if (!from || !to || copy_file(from, to) < 0)
@@ -69,7 +78,8 @@ static void check_broken_ex(const char *name, const char *targets, const char *k
         }
         if ((targets && write_file(dir, "targets.xml", targets) < 0) ||
             (keys && write_file(dir, "unit-keys.xml", keys) < 0) ||
-            (messages && write_file(dir, "messages.xml", messages) < 0))
+            (messages && write_file(dir, "messages.xml", messages) < 0) ||
+            (base && write_file(dir, "base-252.xml", base) < 0))
                 goto fail;
         want_file = strjoin(dir, "/", bad_file);
         errpath = strjoin(dir, "/stderr");
@@ -105,6 +115,11 @@ static void check_broken_ex(const char *name, const char *targets, const char *k
 fail:
         tap_ok(false, "%s: setting up %s: %s", name, strna(dir), strerror(errno));
         diag_list_done(&diags);
+}
+
+static void check_broken_ex(const char *name, const char *targets, const char *keys, const char *messages,
+                            const char *bad_file, unsigned bad_line, const char *needle) {
+        check_broken_full(name, targets, keys, messages, NULL, bad_file, bad_line, needle);
 }
 
 static void check_broken(const char *name, const char *targets, const char *keys, const char *bad_file,
@@ -162,6 +177,45 @@ static void test_messages(const Rules *r) {
         tap_ok(wrapped_ok, "a form wrapped in the file is one line with one space");
         TAP_STREQ(message_slot_to_string(message_slot_from_string("exit-status")), "exit-status", "slot names");
         tap_ok(message_slot_from_string("") < 0 && message_slot_from_string("nope") < 0, "unknown slot names");
+}
+
+/* A base model with one release's enablement; TARGET is put in before </base>. */
+#define BASE_252(target)                                                                                          \
+        "<?xml version=\"1.0\"?>\n<base systemd=\"252\" source=\"test\">\n"                                    \
+        "<unit name=\"local-fs.target\">\n[Unit]\nDescription=x\n</unit>\n"                                     \
+        "<unit name=\"tmp.mount\">\n[Mount]\nWhat=tmpfs\n</unit>\n"                                             \
+        "<link type=\"Wants\" unit=\"local-fs.target\" name=\"tmp.mount\"/>\n" target "</base>\n"
+
+static void check_broken_base(const char *name, const char *targets, const char *keys, const char *base,
+                              const char *bad_file, unsigned bad_line, const char *needle) {
+        check_broken_full(name, targets, keys, NULL, base, bad_file, bad_line, needle);
+}
+
+static void test_broken_base_targets(void) {
+        check_broken_base("<target> of no release", NULL, NULL,
+                          BASE_252("<target name=\"debian-nosuch\" source=\"s\">\n</target>\n"), "base-252.xml", 12,
+                          "not a release");
+        check_broken_base("<target> of an alias, not the canonical name", NULL, NULL,
+                          BASE_252("<target name=\"debian-12\" source=\"s\">\n</target>\n"), "base-252.xml",
+                          12, "canonical");
+        check_broken_base("<target> whose release has another version", NULL, NULL,
+                          BASE_252("<target name=\"debian-trixie\" source=\"s\">\n</target>\n"), "base-252.xml",
+                          12, "systemd 257");
+        check_broken_base("<target> twice", valid_targets, valid_keys,
+                          BASE_252("<target name=\"debian-bookworm\" source=\"s\">\n</target>\n"
+                                   "<target name=\"debian-bookworm\" source=\"s\">\n</target>\n"),
+                          "base-252.xml", 14, "a second time");
+        check_broken_base("<omit> of no unit of the model", valid_targets, valid_keys,
+                          BASE_252("<target name=\"debian-bookworm\" source=\"s\">\n<omit unit=\"tmp.swap\"/>\n"
+                                   "</target>\n"), "base-252.xml", 12, "tmp.swap");
+        check_broken_base("<unlink> of no link of the model", valid_targets, valid_keys,
+                          BASE_252("<target name=\"debian-bookworm\" source=\"s\">\n"
+                                   "<unlink type=\"Wants\" unit=\"sysinit.target\" name=\"tmp.mount\"/>\n"
+                                   "</target>\n"), "base-252.xml", 13, "no link");
+        check_broken_base("<link> with an invalid name", valid_targets, valid_keys,
+                          BASE_252("<target name=\"debian-bookworm\" source=\"s\">\n"
+                                   "<link type=\"Wants\" unit=\"local-fs.target\" name=\"../x.service\"/>\n"
+                                   "</target>\n"), "base-252.xml", 13, "invalid unit name");
 }
 
 static void test_broken(void) {
@@ -257,6 +311,21 @@ static void test_profiles(const Rules *r) {
         tap_ok(p && profile_unit(p, "firewalld.service") && profile_unit(p, "NetworkManager-wait-online.service") &&
                streq_ptr(profile_alias(p, "dbus-org.fedoraproject.FirewallD1.service"), "firewalld.service"),
                "rhel-9 server: NetworkManager, firewalld and its alias");
+        p = rules_profile(r, "rhel-10", NULL);
+        tap_ok(p && profile_is_default(p) && profile_unit(p, "NetworkManager-wait-online.service") &&
+               streq(profile_unit(p, "NetworkManager-wait-online.service")->version, "1.52.0") &&
+               streq_ptr(profile_alias(p, "dbus-org.fedoraproject.FirewallD1.service"), "firewalld.service"),
+               "rhel-10 server: NetworkManager 1.52.0, firewalld and its alias");
+        static const char *const from_archive[] = { "debian-forky", "debian-sid" };
+        for (size_t i = 0; i < ELEMENTSOF(from_archive); i++) {
+                const char *t = from_archive[i];
+
+                p = rules_profile(r, t, NULL);
+                tap_ok(p && streq(profile_name(p), "server") && profile_unit(p, "networking.service") &&
+                       !profile_unit(p, "NetworkManager.service") && rules_profile(r, t, "desktop") &&
+                       profile_unit(rules_profile(r, t, "desktop"), "NetworkManager.service"),
+                       "%s: server (ifupdown) and desktop (NetworkManager) profiles", t);
+        }
 }
 
 /* A broken profile file among the real rules must give a DIAG_ERROR at its line. */
@@ -519,6 +588,7 @@ int main(void) {
         test_broken();
         test_profiles_broken();
         test_broken_messages();
+        test_broken_base_targets();
         {
                 _cleanup_(freep) char *cmd = strjoin("rm -rf ", tmpdir);
                 if (cmd)

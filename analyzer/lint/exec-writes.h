@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/* The exec-time write model applied to one unit: the writes of rules/exec-writes.xml whose conditions hold for
+ * the unit at the context's version, with their paths expanded (%n the unit name, {word}, {dest} and {src} the
+ * paths of each word of the setting; %b, the boot id, stays as written; in-root="yes" writes below RootDirectory=,
+ * none with RootImage=), and the removal judgement of the boot's tmpfiles.d. */
+
+#include "lint/lint.h"
+
+typedef struct ExecWriteAt {
+        const ExecWrite *write;
+        char *path;             /* what is written */
+        char *under;            /* the directory whose file system takes the write */
+        const Setting *setting; /* the assignment that asks for it; NULL when a normalisation implies it */
+} ExecWriteAt;
+
+typedef struct ExecWriteList {
+        ExecWriteAt *items;
+        size_t n;
+} ExecWriteList;
+
+void exec_write_list_done(ExecWriteList *l);
+/* The writes of u for c->version. Returns 0 or -ENOMEM. */
+int lint_exec_writes(const LintContext *c, const ModelUnit *u, ExecWriteList *ret);
+
+/* "PrivateTmp=yes (foo.service:8)", or the key alone when a normalisation implies it. Returns a new string. */
+char *lint_exec_write_why(const ModelUnit *u, const ExecWriteAt *w);
+
+/* The line of l that removes path at boot: D on a directory above it, R or R! on a glob that matches it or a
+ * directory above it. An x/X line that matches excludes it only when honour_x (the version's tmpfiles uses
+ * dir_cleanup()); the exclusion that was not honoured goes to *ret_ignored (optional). NULL: nothing removes
+ * it. */
+const TmpfilesEntry *lint_tmpfiles_removes(const TmpfilesList *l, const char *path, bool honour_x,
+                                           const TmpfilesEntry **ret_ignored);
