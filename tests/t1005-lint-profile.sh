@@ -49,7 +49,9 @@ formats() {
         jq -e --arg n "$NOTE" '
                 .profile == {"name": "server", "target": "debian-bookworm", "default": true,
                              "file": "profile-debian-bookworm.xml",
-                             "packages": [{"name": "ifupdown", "version": "0.8.41"}]} and
+                             "packages": [{"name": "ifupdown", "version": "0.8.41"},
+                                          {"name": "dbus", "version": "1.14.10-1~deb12u1"},
+                                          {"name": "dbus-system-bus-common", "version": "1.14.10-1~deb12u1"}]} and
                 ([.findings[] | select(.check == "ordering-cycle") | .profile] == [$n, $n]) and
                 ([.findings[] | select(.check == "ordering-cycle") | .message | endswith("(" + $n + ")")] | all)' \
                 "$TMP/j.json" > /dev/null || { jq . "$TMP/j.json"; return 1; }
@@ -81,6 +83,8 @@ desktop_extends() {
         # the desktop profile holds the server's units too, and NetworkManager's
         lint -q --target=debian-bookworm --profile=desktop --format=json "$U" > "$TMP/k.json"
         jq -e '.profile.packages == [{"name": "ifupdown", "version": "0.8.41"},
+                                     {"name": "dbus", "version": "1.14.10-1~deb12u1"},
+                                     {"name": "dbus-system-bus-common", "version": "1.14.10-1~deb12u1"},
                                      {"name": "network-manager", "version": "1.42.4-1+deb12u1"}] and
                ([.findings[] | select(.check == "ordering-cycle")] | length == 2)' "$TMP/k.json" > /dev/null
 }

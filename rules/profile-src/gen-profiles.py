@@ -33,8 +33,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 # ---- what each target's profiles hold
 
-# Debian: debian-installer installs ifupdown (Priority: important) and enables networking.service; a desktop task
-# adds network-manager (task-desktop Recommends it), whose units are enabled as well.
+# Debian: debian-installer installs ifupdown (Priority: important) and enables networking.service, and the system
+# bus, dbus (Priority: standard, and systemd Recommends default-dbus-system-bus, which it provides; not systemd's
+# unit, so no base model from upstream units/ has it); a desktop task adds network-manager (task-desktop Recommends
+# it), whose units are enabled as well.
 DEBIAN_SERVER = ("a default installation (debootstrap, debian-installer): ifupdown brings the network up "
                  "with networking.service")
 DEBIAN_DESKTOP = "a desktop installation: the server profile and NetworkManager (task-desktop)"
@@ -47,7 +49,14 @@ for suite, target in (("bullseye", "debian-bullseye"), ("bookworm", "debian-book
         "default": "server",
         "profiles": [
             ("server", None, DEBIAN_SERVER, [("deb", suite, "ifupdown",
-                                              "Priority: important; installed by debootstrap and debian-installer")]),
+                                              "Priority: important; installed by debootstrap and debian-installer"),
+                                             ("deb", suite, "dbus",
+                                              "Priority: standard; systemd Recommends: default-dbus-system-bus | "
+                                              "dbus-system-bus, which dbus provides")] +
+                                            # from 1.14 dbus.socket is in the package dbus Depends on
+                                            ([] if suite == "bullseye" else
+                                             [("deb", suite, "dbus-system-bus-common",
+                                               "dbus Depends: dbus-system-bus-common (dbus.socket)")])),
             ("desktop", "server", DEBIAN_DESKTOP, [("deb", suite, "network-manager",
                                                     "task-desktop Recommends: network-manager")]),
         ],

@@ -292,8 +292,9 @@ static void test_profiles(const Rules *r) {
         tap_ok(!profile_unit(p, "NetworkManager.service"), "the server profile has no NetworkManager");
         d = rules_profile(r, "debian-bookworm", "desktop");
         tap_ok(d && !profile_is_default(d) && profile_unit(d, "networking.service") &&
-               profile_unit(d, "NetworkManager.service") && profile_package_count(d) == 2,
-               "desktop extends server: ifupdown's units and NetworkManager's");
+               profile_unit(d, "NetworkManager.service") && profile_unit(d, "dbus.socket") &&
+               profile_package_count(d) == 4,
+               "desktop extends server: ifupdown's, dbus's and NetworkManager's units");
         tap_ok(!rules_profile(r, "debian-bookworm", "nosuch") && !rules_profile(r, "ubuntu-xenial", NULL) &&
                !rules_profile(r, NULL, NULL), "no profile for unknown names, targets without profiles, no target");
         {
