@@ -480,6 +480,8 @@ static int path_arg(const char *arg, char **ret_name, char ***dirs) {
         r = unit_name_split_file_path(arg, &dir, &name);
         if (r == -EINVAL)
                 log_error("%s: \"%s\" is not a valid unit file name", arg, path_basename(arg));
+        if (r >= 0)
+                r = unit_name_file_instance(&name); /* a template file: its instance NAME@i, as verify does */
         if (r < 0)
                 return r;
         if (strv_extend_unique(dirs, dir) < 0)

@@ -106,23 +106,30 @@ typedef struct ShowArg {
         char *dir; /* for PATH arguments: the absolute directory */
 } ShowArg;
 
-/* Sections in the order systemd documents them: [Unit], the type's own, [Install], then the rest as met. */
+/* A setting from a file systemd refused is only there for the warnings about the lines before the refusing one:
+ * systemd did not keep it, so show does not print it. */
+static bool setting_shown(const Unit *u, size_t i) {
+        return !u->sources[u->settings[i].source].refused;
+}
+
+/* The sections that have a shown setting, in the order systemd documents them: [Unit], the type's own, [Install],
+ * then the rest as met. */
 static int section_order(const Unit *u, char ***ret) {
         _cleanup_(strv_freep) char **l = NULL;
         const char *own = rules_type_section(u->type);
+        const char *first[] = { "Unit", own, "Install" };
 
-        for (size_t i = 0; i < u->n_settings; i++)
-                if (streq(u->settings[i].section, "Unit") && strv_extend_unique(&l, "Unit") < 0)
-                        return -ENOMEM;
-        for (size_t i = 0; own && i < u->n_settings; i++)
-                if (streq(u->settings[i].section, own) && strv_extend_unique(&l, own) < 0)
-                        return -ENOMEM;
-        for (size_t i = 0; i < u->n_settings; i++)
-                if (streq(u->settings[i].section, "Install") && strv_extend_unique(&l, "Install") < 0)
-                        return -ENOMEM;
-        for (size_t i = 0; i < u->n_settings; i++)
-                if (strv_extend_unique(&l, u->settings[i].section) < 0)
-                        return -ENOMEM;
+        /* pass k < 3 takes first[k] only (none when the type has no section of its own), the last pass the rest */
+        for (size_t k = 0; k <= ELEMENTSOF(first); k++)
+                for (size_t i = 0; i < u->n_settings; i++) {
+                        const char *sec = u->settings[i].section;
+                        if (k < ELEMENTSOF(first) && (!first[k] || !streq(sec, first[k])))
+                                continue;
+                        if (!setting_shown(u, i))
+                                continue;
+                        if (strv_extend_unique(&l, sec) < 0)
+                                return -ENOMEM;
+                }
         if (!l && !(l = calloc(1, sizeof(char *))))
                 return -ENOMEM;
         *ret = TAKE_PTR(l);
@@ -225,13 +232,14 @@ static void print_text(const Unit *u, const SettingStatus *st, const Values *v, 
                        u->links[i].masked ? ", masked by /dev/null" : "");
         }
 
+        /* a refused file's settings are left out (setting_shown()), the good drop-ins' of an error unit are not */
         if (section_order(u, &sections) < 0)
                 return;
         STRV_FOREACH(sec, sections) {
                 printf("\n[%s]\n", *sec);
                 for (size_t i = 0; i < u->n_settings; i++) {
                         const Setting *s = &u->settings[i];
-                        if (!streq(s->section, *sec))
+                        if (!streq(s->section, *sec) || !setting_shown(u, i))
                                 continue;
                         int w = printf("%s%s=%s", st[i] == SETTING_EFFECTIVE ? "" : "# ", s->key, s->value);
                         printf("%*s  # %s:%u", w < 40 ? 40 - w : 0, "", strna(src[s->source]), s->line);
@@ -285,6 +293,8 @@ static void print_json_unit(JsonWriter *w, const Unit *u, const SettingStatus *s
         json_begin_array(w);
         for (size_t i = 0; i < u->n_settings; i++) {
                 const Setting *s = &u->settings[i];
+                if (!setting_shown(u, i))
+                        continue;
                 json_begin_object(w);
                 json_kv_string(w, "section", s->section);
                 json_kv_string(w, "key", s->key);
@@ -360,7 +370,10 @@ static int parse_path_arg(const char *arg, ShowArg *ret) {
         if (r == -EINVAL)
                 log_error("%s: \"%s\" is not a valid unit file name (NAME.service, NAME.socket, ...)", arg,
                           path_basename(arg));
-        return r;
+        if (r < 0)
+                return r;
+        /* a template file is shown as its instance NAME@i, as systemd-analyze verify loads it */
+        return unit_name_file_instance(&ret->name);
 }
 
 int verb_show(int argc, char *argv[], Context *ctx) {
@@ -511,7 +524,7 @@ int verb_show(int argc, char *argv[], Context *ctx) {
                 if (r >= 0) {
                         r = unit_verify(u, st, &features, &diags);
                         if (r > 0)
-                                u->load_state = LOAD_BAD_SETTING;
+                                u->load_state = (LoadState) r;
                 }
                 if (r < 0)
                         goto fail;

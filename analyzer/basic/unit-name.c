@@ -442,6 +442,20 @@ int unit_name_mounts_of_path(const char *path, char ***ret) {
         return 0;
 }
 
+int unit_name_file_instance(char **name) {
+        char *i = NULL;
+        int r;
+
+        if (!unit_name_is_valid(*name, UNIT_NAME_TEMPLATE))
+                return 0;
+        r = unit_name_replace_instance(*name, "i", &i);
+        if (r < 0)
+                return r;
+        free(*name);
+        *name = i;
+        return 0;
+}
+
 int unit_name_split_file_path(const char *path, char **ret_dir, char **ret_name) {
         _cleanup_(freep) char *abs = NULL, *dir = NULL, *name = NULL;
         const char *base;

@@ -79,3 +79,8 @@ int unit_name_mounts_of_path(const char *path, char ***ret);
  * as given ("/" for a file in /), and its file name, which must be a unit name (-EINVAL). The file is not
  * looked at. Returns 0 with both owned by the caller, -EINVAL, -ENOMEM or getcwd()'s -errno. */
 int unit_name_split_file_path(const char *path, char **ret_dir, char **ret_name);
+
+/* The unit a file named *name is loaded as when it is given as a file: a template (NAME@.service) becomes its
+ * instance NAME@i.service, as systemd-analyze verify does (analyze-verify.c@v235..v261), since a template is not
+ * a unit; other names stay. Returns 0 (*name replaced when it changed) or -ENOMEM. */
+int unit_name_file_instance(char **name);

@@ -29,11 +29,28 @@ int check_invalid_value(const LintContext *c, ModelUnit *u, FindingList *out) {
                 _cleanup_(diag_list_done) DiagList local = {};
                 _cleanup_(strv_freep) char **words = NULL;
 
-                if (!u->st || u->st[i] != SETTING_EFFECTIVE || !judged(s->key) || isempty(s->value))
+                bool rejected;
+
+                if (!u->st)
+                        continue;
+                /* the loader rejected the value (unit_settings_classify()): reported for every key, it is
+                 * one of systemd's warnings; the others only for the keys the checks read */
+                rejected = u->st[i] == SETTING_INVALID || u->st[i] == SETTING_FATAL;
+                if (!rejected && (u->st[i] != SETTING_EFFECTIVE || !judged(s->key) || isempty(s->value)))
                         continue;
                 k = rules_key_lookup(c->rules, u->unit->type, s->section, s->key, c->version);
                 if (!k)
                         continue;
+                if (rejected && (isempty(s->value) || (k->type != VALUE_BOOL && k->type != VALUE_ENUM))) {
+                        const char *why = NULL;
+                        (void) rules_key_check_value(k, s->value, c->version, &why);
+                        if (!lint_finding(c, out, "invalid-value", u, file, s->line,
+                                          "%s=%s: %s; %s", s->key, s->value, strna(why),
+                                          u->st[i] == SETTING_FATAL ? "systemd refuses the unit"
+                                                                    : "the assignment is ignored"))
+                                return -ENOMEM;
+                        continue;
+                }
                 if (k->type == VALUE_BOOL || k->type == VALUE_ENUM) {
                         unsigned since = 0, until = 0;
                         if (rules_key_value_known(k, s->value, c->version))

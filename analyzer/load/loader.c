@@ -494,7 +494,7 @@ static int read_into_unit_depth(const Loader *l, Unit *u, const Root *root, cons
         struct stat st;
         ParseOptions po = { .features = &l->features };
         size_t size, src;
-        int r = 0;
+        int r = 0, refused;
 
         display = root_display_path(root, path);
         if (!display)
@@ -522,13 +522,19 @@ static int read_into_unit_depth(const Loader *l, Unit *u, const Root *root, cons
                 sections[2] = NULL;
         }
         po.sections = sections;
-        r = unit_file_parse(display, data, size, &po, &f, diags);
-        if (r < 0)
-                return r == -ENOMEM ? r : -EBADMSG;
+        /* a refused file still gives the assignments before the line that refused it: systemd's config_parse()
+         * has read them, and warned about their keys and values, before it gave up. The unit is an error, so
+         * nothing else reads them. */
+        refused = unit_file_parse(display, data, size, &po, &f, diags);
+        if (refused == -ENOMEM)
+                return refused;
+        if (!f)
+                return -EBADMSG;
         r = add_source(u, display, dropin, false, &src);
         if (r < 0)
                 return r;
         u->sources[src].included = depth > 0;
+        u->sources[src].refused = refused < 0;
         u->sources[src].pool = TAKE_PTR(f->pool); /* the settings below point into it */
         for (size_t i = 0; i < f->n_assignments; i++) {
                 Assignment *a = &f->assignments[i];
@@ -571,7 +577,7 @@ static int read_into_unit_depth(const Loader *l, Unit *u, const Root *root, cons
                         .source = (uint32_t) src, .line = a->line,
                 };
         }
-        return 0;
+        return refused < 0 ? -EBADMSG : 0;
 }
 
 static int read_into_unit(const Loader *l, Unit *u, const Root *root, const char *path, OpenedFile *opened,
@@ -874,7 +880,10 @@ static int load_unit(const Loader *l, const char *name, char * const *also, bool
                         *ret = TAKE_PTR(u);
                         return 0;
                 }
-                r = identify_only ? 0 : read_into_unit(l, u, root, frag->path, &of, false, diags);
+                /* scope_load(): a scope is never loaded from a file (unit_verify() says so), so its file is not
+                 * even read: systemd warns about nothing in it */
+                r = identify_only || u->type == UNIT_SCOPE ? 0
+                                                           : read_into_unit(l, u, root, frag->path, &of, false, diags);
                 if (r == -ENOMEM)
                         return r;
                 if (r < 0) {

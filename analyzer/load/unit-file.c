@@ -16,7 +16,6 @@
 /* fgets() into a LINE_MAX (2048) buffer reads at most 2047 bytes, newline included (<= v234). */
 #define OLD_LINE_PIECE 2047
 
-
 #define NO_SECTION SIZE_MAX
 
 typedef struct Parser {
@@ -175,6 +174,11 @@ static const char *include_argument(const char *s, const char *end) {
 
 static bool has(const Parser *P, Feature f) {
         return feature_enabled(P->fs, f);
+}
+
+/* The line-end characters of read_line_full() as bits (EOL_ZERO, EOL_NEWLINE, EOL_RETURN of fileio.c). */
+static unsigned eol_bit(char c) {
+        return c == 0 ? 1u : c == '\n' ? 2u : c == '\r' ? 4u : 0u;
 }
 
 static int bad_file(Parser *P, unsigned line, const char *what, const char *l, size_t n) {
@@ -367,6 +371,7 @@ static int process_line(Parser *P, const char *s, size_t n, unsigned line) {
 
 static int parse_buffer(Parser *P, const char *data, size_t size) {
         const char *p = data, *end = data + size;
+        bool nul_eol = has(P, FEATURE_UNIT_FILE_NUL_ENDS_LINE);
         unsigned line = 1;
         int r;
 
@@ -376,7 +381,10 @@ static int parse_buffer(Parser *P, const char *data, size_t size) {
                 unsigned next = line;
 
                 if (has(P, FEATURE_UNIT_FILE_CR_EOL)) {
-                        while (eol < end && *eol != '\n' && *eol != '\r')
+                        while (eol < end && *eol != '\n' && *eol != '\r' && !(nul_eol && *eol == 0))
+                                eol++;
+                } else if (nul_eol) {
+                        while (eol < end && *eol != '\n' && *eol != 0)
                                 eol++;
                 } else {
                         eol = memchr(p, '\n', (size_t) (end - p));
@@ -391,29 +399,45 @@ static int parse_buffer(Parser *P, const char *data, size_t size) {
                 if (!has(P, FEATURE_UNIT_FILE_READ_LINE)) {
                         /* fgets() pieces; truncate_nl() cuts at the first \r */
                         const char *cr;
+                        size_t k = MIN(n, (size_t) OLD_LINE_PIECE);
 
+                        /* the piece as a C string: it ends at a NUL, the rest of the piece is lost */
+                        cr = memchr(p, 0, k);
+                        if (cr)
+                                k = (size_t) (cr - p);
+                        cr = memchr(p, '\r', k);
+                        if (cr)
+                                k = (size_t) (cr - p);
+                        r = process_line(P, p, k, line);
+                        if (r < 0)
+                                return r;
                         if (n >= OLD_LINE_PIECE) {
-                                cr = memchr(p, '\r', OLD_LINE_PIECE);
-                                r = process_line(P, p, cr ? (size_t) (cr - p) : OLD_LINE_PIECE, line);
-                                if (r < 0)
-                                        return r;
                                 p += OLD_LINE_PIECE;
                                 continue;
                         }
-                        cr = memchr(p, '\r', n);
-                        r = process_line(P, p, cr ? (size_t) (cr - p) : n, line);
-                } else
+                } else {
                         r = process_line(P, p, n, line);
-                if (r < 0)
-                        return r;
+                        if (r < 0)
+                                return r;
+                }
 
                 p = eol;
                 if (p < end) {
                         char first = *p++;
                         next++;
-                        /* v240+: "\r\n" and "\n\r" are one line end, "\n\n" and "\r\r" two */
-                        if (has(P, FEATURE_UNIT_FILE_CR_EOL) && p < end && (*p == '\n' || *p == '\r') && *p != first)
-                                p++;
+                        /* v240+ (read_line_full()): a line end is a run of distinct characters of \n, \r and
+                         * NUL that stops after a NUL: "\r\n", "\n\r", "\n\0" and "\r\n\0" are one line end,
+                         * "\n\n", "\r\r" and "\0\n" two */
+                        if (has(P, FEATURE_UNIT_FILE_CR_EOL)) {
+                                unsigned seen = eol_bit(first);
+
+                                while (first != 0 && p < end && eol_bit(*p) != 0 && (seen & eol_bit(*p)) == 0) {
+                                        if (!nul_eol && *p == 0)
+                                                break;
+                                        seen |= eol_bit(*p);
+                                        first = *p++;
+                                }
+                        }
                 }
                 line = next;
         }
@@ -433,7 +457,6 @@ static int parse_buffer(Parser *P, const char *data, size_t size) {
 int unit_file_parse(const char *path, const char *data, size_t size, const ParseOptions *opts, UnitFile **ret,
                     DiagList *diags) {
         _cleanup_(unit_file_freep) UnitFile *f = NULL;
-        const char *nul;
         Parser P;
         int r;
 
@@ -443,16 +466,6 @@ int unit_file_parse(const char *path, const char *data, size_t size, const Parse
         f->path = strdup(path ?: "");
         if (!f->path)
                 return -ENOMEM;
-
-        nul = size > 0 ? memchr(data, 0, size) : NULL;
-        if (nul) {
-                unsigned line = 1;
-                for (const char *q = data; q < nul; q++)
-                        line += *q == '\n';
-                r = diag_add(diags, DIAG_ERROR, f->path, line,
-                             "binary data (a NUL byte) in a unit file, refusing the file");
-                return r < 0 ? r : -EBADMSG;
-        }
 
         P = (Parser) {
                 .path = f->path,
@@ -470,15 +483,15 @@ int unit_file_parse(const char *path, const char *data, size_t size, const Parse
                 r = -ENOMEM;
         else
                 r = parse_buffer(&P, data, size);
-        if (r >= 0)
+        if (r >= 0 || r == -EBADMSG)
                 finish_pool(&P);
         free(P.cont);
         free(P.pool);
         free(P.offs);
         free(P.sect);
-        if (r < 0)
+        if (r < 0 && r != -EBADMSG)
                 return r;
 
         *ret = TAKE_PTR(f);
-        return 0;
+        return r < 0 ? r : 0;
 }

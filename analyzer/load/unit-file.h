@@ -49,8 +49,9 @@ static inline void unit_file_freep(UnitFile **f) {
 
 /* Parses size bytes of data as a unit file named path. Returns 0 and *ret on success; warnings that systemd
  * would log go to diags (with path and line; diags may be NULL). Returns -EBADMSG when the systemd version would
- * refuse the whole file (a DIAG_ERROR naming the line says why), -ENOMEM on OOM. A NUL byte anywhere is refused
- * as binary data in every version (systemd's line reader would split the line there instead). opts and its
- * features are required. */
+ * refuse the whole file (a DIAG_ERROR naming the line says why; *ret then has the assignments before that line,
+ * which systemd has read, and warned about, before it gave up), -ENOMEM on OOM. A NUL byte ends the line where
+ * the features say so (unit-file-nul-ends-line, read_line()); before, with fgets(), the rest of that line is lost.
+ * opts and its features are required. */
 int unit_file_parse(const char *path, const char *data, size_t size, const ParseOptions *opts, UnitFile **ret,
                     DiagList *diags);

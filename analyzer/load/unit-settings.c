@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "load/unit-settings.h"
+#include "load/unit-words.h"
 
 static const char * const setting_status_table[_SETTING_STATUS_MAX] = {
         [SETTING_EFFECTIVE] = "effective",
@@ -11,6 +12,8 @@ static const char * const setting_status_table[_SETTING_STATUS_MAX] = {
         [SETTING_UNSUPPORTED] = "unsupported",
         [SETTING_UNKNOWN_SECTION] = "unknown-section",
         [SETTING_IGNORED] = "ignored",
+        [SETTING_INVALID] = "invalid",
+        [SETTING_FATAL] = "fatal",
 };
 
 const char *setting_status_to_string(SettingStatus s) {
@@ -27,10 +30,20 @@ int unit_settings_classify(const Unit *u, const Rules *rules, unsigned v, Settin
         if (!st || !info)
                 return -ENOMEM;
 
+        bool stopped = false;
+        FeatureSet fs;
+        /* the features of v, for the command lines (exec_command_parse()); none for version 0 */
+        bool fs_ok = rules_feature_set(rules, v, &fs) >= 0;
+
         for (size_t i = 0; i < u->n_settings; i++) {
                 const Setting *s = &u->settings[i];
                 const char *file = u->sources[s->source].path;
 
+                if (stopped) {
+                        /* config_parse() stops at the first fatal setting: nothing after it is read */
+                        st[i] = SETTING_IGNORED;
+                        continue;
+                }
                 if (startswith(s->section, "X-") || startswith(s->key, "X-")) {
                         st[i] = SETTING_IGNORED;
                         continue;
@@ -75,6 +88,39 @@ int unit_settings_classify(const Unit *u, const Rules *rules, unsigned v, Settin
                         continue;
                 }
                 st[i] = SETTING_EFFECTIVE;
+                if (info[i]->kind == KEY_SINGLE || info[i]->syntax != VALUE_SYNTAX_NONE) {
+                        const char *why = NULL;
+
+                        if (rules_key_check_value(info[i], s->value, v, &why) < 0) {
+                                bool fatal = rules_key_fatal(info[i], v);
+
+                                st[i] = fatal ? SETTING_FATAL : SETTING_INVALID;
+                                stopped = fatal;
+                                (void) diag_add(diags, DIAG_WARNING, file, s->line,
+                                                fatal ? "%s=%s: %s; systemd %u refuses the unit for it"
+                                                      : "%s=%s: %s for systemd %u, ignored",
+                                                s->key, s->value, strna(why), v);
+                                continue;
+                        }
+                }
+                if (fs_ok && info[i]->type == VALUE_EXEC && !isempty(s->value)) {
+                        ExecCommand *c = NULL;
+                        size_t n = 0;
+                        bool relaxed = false;
+
+                        if (exec_command_parse(s->value, &fs, &c, &n, NULL) == -ENOMEM)
+                                return -ENOMEM;
+                        for (size_t k = 0; k < n; k++)
+                                relaxed = relaxed || c[k].unknown_escape;
+                        exec_command_list_free(c, n);
+                        if (relaxed)
+                                (void) diag_add(diags, DIAG_WARNING, file, s->line,
+                                                "%s=: unknown escape sequences, kept as written (backslash and all)",
+                                                s->key);
+                }
+                if (rules_key_warning(info[i], v))
+                        (void) diag_add(diags, DIAG_WARNING, file, s->line, "%s=: %s", s->key,
+                                        rules_key_warning(info[i], v));
         }
 
         /* second pass, backwards: overrides and resets */

@@ -19,6 +19,8 @@ typedef enum __attribute__((packed)) SettingStatus {
         SETTING_UNSUPPORTED, /* a key this systemd version does not know yet (or any more) */
         SETTING_UNKNOWN_SECTION,
         SETTING_IGNORED,     /* X- sections and keys */
+        SETTING_INVALID,     /* a value this version does not accept: warned about and ignored */
+        SETTING_FATAL,       /* a value this version does not accept for a key that then refuses the unit */
         _SETTING_STATUS_MAX,
         _SETTING_STATUS_INVALID = -EINVAL,
 } SettingStatus;

@@ -27,6 +27,13 @@ static int expand_one(const Unit *u, const Setting *s, const char *word, Specifi
                                 s->key, word, strna(unknown));
                 return r;
         }
+        if (r == -EINVAL) {
+                /* %f of an instance that is no escaped path, and the like: systemd logs "Failed to resolve unit
+                 * specifiers" and ignores the assignment (or the word) */
+                (void) diag_add(diags, DIAG_WARNING, file_of(u, s), s->line,
+                                "%s=%s: failed to resolve specifier %s, ignored", s->key, word, strna(unknown));
+                return -EBADMSG;
+        }
         return r;
 }
 
@@ -120,7 +127,7 @@ int setting_words(const Unit *u, const Setting *s, const KeyInfo *k, const Featu
                 r = expand_one(u, s, *w, SPECIFIER_USE_VALUE, fs, &e, diags);
                 if (r == -ENOMEM)
                         return r;
-                if (r == -EBADMSG)
+                if (r < 0 && r != -ENXIO)
                         continue;
                 if (k->type == VALUE_PATH_LIST) {
                         /* systemd simplifies the path ("//", "/./", a trailing "/") and then refuses only relative

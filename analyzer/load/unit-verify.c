@@ -48,7 +48,20 @@ static bool has_effective(const Unit *u, const SettingStatus *st, const char *se
 static int refuse(const Unit *u, DiagList *diags, const char *why) {
         (void) diag_add(diags, DIAG_ERROR, u->fragment_path ?: u->id, 0, "%s: %s Refusing (load state bad-setting).",
                         u->id, why);
-        return 1;
+        return LOAD_BAD_SETTING;
+}
+
+/* A bad value of a key that refuses the unit (unit-keys.xml <fatal>): the first one, with its line. */
+static int refuse_fatal(const Unit *u, const SettingStatus *st, DiagList *diags) {
+        for (size_t i = 0; i < u->n_settings; i++)
+                if (st[i] == SETTING_FATAL) {
+                        const Setting *s = &u->settings[i];
+                        (void) diag_add(diags, DIAG_ERROR, u->sources[s->source].path, s->line,
+                                        "%s: %s=%s cannot be parsed: the unit configuration has a fatal error "
+                                        "(load state bad-setting)", u->id, s->key, s->value);
+                        return LOAD_BAD_SETTING;
+                }
+        return 0;
 }
 
 static int verify_service(const Unit *u, const SettingStatus *st, const FeatureSet *fs, DiagList *diags) {
@@ -101,8 +114,20 @@ int unit_verify(const Unit *u, const SettingStatus *st, const FeatureSet *fs, Di
         static const char * const paths[] = { "PathExists", "PathExistsGlob", "PathChanged", "PathModified",
                                               "DirectoryNotEmpty", NULL };
 
+        int r;
+
         if (u->load_state != LOAD_LOADED || !u->fragment_path)
                 return 0;
+        if (u->type == UNIT_SCOPE) {
+                /* scope_load(): a scope is never loaded from a file, only created at run time (-ENOENT) */
+                (void) diag_add(diags, DIAG_ERROR, u->fragment_path, 0,
+                                "%s: scope units cannot be loaded from unit files, only created at run time "
+                                "(load state not-found)", u->id);
+                return LOAD_NOT_FOUND;
+        }
+        r = refuse_fatal(u, st, diags);
+        if (r != 0)
+                return r;
         switch (u->type) {
         case UNIT_SERVICE:
                 return verify_service(u, st, fs, diags);

@@ -9,6 +9,7 @@
 #include "rules/features.h"
 #include "rules/rules.h"
 
-/* Returns 0 when the unit passes, 1 when systemd fs->version would refuse it (a DIAG_ERROR says why, naming the
- * fragment), -ENOMEM. st is the classification from unit_settings_classify(). */
+/* Returns 0 when the unit passes, the load state systemd fs->version gives it when it refuses it (LOAD_BAD_SETTING,
+ * or LOAD_NOT_FOUND for a scope read from a file; a DIAG_ERROR says why, naming the fragment, and the line of a
+ * fatal setting), -ENOMEM. st is the classification from unit_settings_classify(). */
 int unit_verify(const Unit *u, const SettingStatus *st, const FeatureSet *fs, DiagList *diags);

@@ -188,6 +188,12 @@ static int extract_word(const char **p, WordsFlags flags, char **ret) {
                                 uint32_t u;
                                 bool eight_bit;
                                 int k = cunescape_one(q, &u, &eight_bit);
+                                if (k < 0 && (flags & WORDS_RELAX)) {
+                                        /* kept as written; what follows the backslash is read as usual */
+                                        s[n++] = '\\';
+                                        s[n++] = *q++;
+                                        continue;
+                                }
                                 if (k < 0)
                                         return -EINVAL;
                                 if (eight_bit)
@@ -334,18 +340,33 @@ static int argv_push(char ***argv, size_t *n, size_t *allocated, char *w) {
 /* One command; *p is advanced past it and its ';'. Returns 1 with *ret filled, 0 if there is no command left,
  * 2 if the rest of the value is to be ignored with a warning (*error), -EINVAL on an error that fails the unit
  * (*error), -ENOMEM. */
+/* extract_first_word_and_warn(): a word with an unknown escape is read again with the escape kept as written, where
+ * the version does so (*relaxed is then set). */
+static int exec_word(const char **p, const FeatureSet *fs, char **ret, bool *relaxed) {
+        const char *save = *p;
+        int r = extract_word(p, WORDS_CUNESCAPE, ret);
+
+        if (r != -EINVAL || !feature_enabled(fs, FEATURE_EXEC_UNKNOWN_ESCAPE_RELAXED))
+                return r;
+        *p = save;
+        r = extract_word(p, WORDS_CUNESCAPE | WORDS_RELAX, ret);
+        if (r > 0)
+                *relaxed = true;
+        return r;
+}
+
 static int exec_one(const char **p, const FeatureSet *fs, ExecCommand *ret, const char **error) {
         _cleanup_(freep) char *first = NULL, *path = NULL;
         _cleanup_(strv_freep) char **argv = NULL;
         size_t n = 0, allocated = 0;
         ExecFlags flags = 0;
         const char *f;
-        bool ignore;
+        bool ignore, relaxed = false;
         int r;
 
         /* A lone ";" where a command would start is skipped. */
         for (;;) {
-                r = extract_word(p, WORDS_CUNESCAPE, &first);
+                r = exec_word(p, fs, &first, &relaxed);
                 if (r == -ENOMEM)
                         return r;
                 if (r < 0) {
@@ -410,7 +431,7 @@ static int exec_one(const char **p, const FeatureSet *fs, ExecCommand *ret, cons
                                 return r;
                         continue;
                 }
-                r = extract_word(p, WORDS_CUNESCAPE, &w);
+                r = exec_word(p, fs, &w, &relaxed);
                 if (r == -ENOMEM)
                         return r;
                 if (r < 0)
@@ -429,6 +450,7 @@ static int exec_one(const char **p, const FeatureSet *fs, ExecCommand *ret, cons
                 .flags = flags,
                 .path = TAKE_PTR(path),
                 .argv = TAKE_PTR(argv),
+                .unknown_escape = relaxed,
         };
         return 1;
 }

@@ -19,7 +19,8 @@ int words_split_quoted(const char *s, bool cunescape, char ***ret);
 typedef enum WordsFlags {
         WORDS_CUNESCAPE = 1 << 0,      /* apply C escapes (EXTRACT_CUNESCAPE) */
         WORDS_RETAIN_ESCAPE = 1 << 1,  /* keep backslashes and the character after them (EXTRACT_RETAIN_ESCAPE) */
-        WORDS_RELAX = 1 << 2,          /* a trailing unquoted backslash is kept (EXTRACT_UNESCAPE_RELAX) */
+        WORDS_RELAX = 1 << 2,          /* a trailing unquoted backslash is kept, and with WORDS_CUNESCAPE an unknown
+                                        * escape is kept as written, backslash and all (EXTRACT_UNESCAPE_RELAX) */
 } WordsFlags;
 
 /* The general form of words_split_quoted(): quotes are always removed. */
@@ -39,6 +40,7 @@ typedef struct ExecCommand {
         ExecFlags flags;
         char *path;  /* the executable after prefixes, unquoting and C unescaping; an absolute path simplified */
         char **argv; /* argv[0] is path, or the separate argv0 with '@' */
+        bool unknown_escape; /* an unknown escape was kept as written (systemd: "Ignoring unknown escape sequences") */
 } ExecCommand;
 
 void exec_command_list_free(ExecCommand *l, size_t n);

@@ -55,6 +55,7 @@ typedef struct Source {
         bool dropin;
         bool masked;   /* a drop-in that is a symlink to /dev/null or empty: read, contributes nothing */
         bool included; /* read through ".include" (systemd <= 245) */
+        bool refused;  /* systemd refused the file at a line: its settings are those before it, for warnings only */
         bool shared;   /* path is the unit's fragment_path (the fragment's source): not freed on its own */
 } Source;
 

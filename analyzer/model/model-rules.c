@@ -617,7 +617,7 @@ static int run_action_word(Model *m, ModelUnit *mu, const DepRule *d, const DepA
 static int run_action(Model *m, ModelUnit *mu, size_t ri, const DepAction *a, Deferred **deferred, size_t *n_def,
                       size_t *alloc_def) {
         _cleanup_(strv_freep) char **words = NULL;
-        _cleanup_(freep) char *f = NULL;
+        _cleanup_(freep) char *f = NULL, *x = NULL;
         const DepRule *d = rules_dep_get(m->rules, ri);
         const char *v;
         uint32_t origin;
@@ -639,6 +639,17 @@ static int run_action(Model *m, ModelUnit *mu, size_t ri, const DepAction *a, De
         v = model_setting_value(m, mu, NULL, a->each, &f);
         if (!v)
                 return 0;
+        if (strchr(v, '%')) {
+                /* systemd expands the specifiers of these values before it adds what they imply
+                 * (ListenStream=%t/x.sock, Sockets=%N-x.socket, RuntimeDirectory=%N); one it cannot know
+                 * offline keeps the value as written */
+                SpecifierContext sc = { .unit_name = mu->unit->id, .features = &m->features };
+                r = specifier_expand(v, &sc, SPECIFIER_USE_VALUE, &x, NULL);
+                if (r == -ENOMEM)
+                        return r;
+                if (r >= 0)
+                        v = x;
+        }
         r = words_split_quoted(v, false, &words);
         if (r == -ENOMEM)
                 return r;

@@ -465,8 +465,11 @@ static int load_absent(Model *m, const char *name, PrefetchEntry *hint, ModelUni
         for (size_t i = 0; i < mu->unit->n_settings; i++)
                 if (mu->st[i] == SETTING_EFFECTIVE)
                         mu->st_keys |= model_setting_key_bit(mu->unit->settings[i].key);
-        if (unit_verify(mu->unit, mu->st, &m->features, ours ? &scratch : m->diags) > 0)
-                mu->unit->load_state = LOAD_BAD_SETTING;
+        r = unit_verify(mu->unit, mu->st, &m->features, ours ? &scratch : m->diags);
+        if (r < 0)
+                return r;
+        if (r > 0)
+                mu->unit->load_state = (LoadState) r;
         /* units of these types exist without a file only when the manager made them or the kernel has them */
         if (mu->unit->load_state == LOAD_LOADED && !mu->unit->fragment_path &&
             (mu->unit->type == UNIT_MOUNT || mu->unit->type == UNIT_SWAP || mu->unit->type == UNIT_SCOPE) &&

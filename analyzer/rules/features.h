@@ -22,6 +22,7 @@
         X(UNIT_FILE_BLANK_LINE_CONTINUES, "unit-file-blank-line-continues")                                     \
         X(UNIT_FILE_NO_EQUALS_WARNS, "unit-file-no-equals-warns")                                               \
         X(UNIT_FILE_CR_EOL, "unit-file-cr-eol")                                                                 \
+        X(UNIT_FILE_NUL_ENDS_LINE, "unit-file-nul-ends-line")                                                   \
         X(UNIT_FILE_SAFE_SECTION_NAMES, "unit-file-safe-section-names")                                         \
         /* the unit search path and what the loader reads (§6–§9) */                                           \
         X(SEARCH_PATH_CONTROL, "search-path-control")                                                           \
@@ -38,6 +39,7 @@
         X(EXEC_PREFIX_COLON, "exec-prefix-colon")                                                               \
         X(EXEC_PREFIX_PIPE, "exec-prefix-pipe")                                                                 \
         X(EXEC_RELATIVE, "exec-relative")                                                                       \
+        X(EXEC_UNKNOWN_ESCAPE_RELAXED, "exec-unknown-escape-relaxed")                                           \
         /* specifiers (§5): a letter known in values, and allowed in unit names */                             \
         X(SPECIFIER_UNKNOWN_IS_ERROR, "specifier-unknown-is-error")                                             \
         X(SPECIFIER_MANAGER_USER, "specifier-manager-user")                                                     \

@@ -48,9 +48,29 @@ typedef struct Target {
 } Target;
 
 /* A key as stored: the public KeyInfo plus what only this module needs. */
+typedef enum KeyFactKind {
+        KEY_FACT_RANGE,
+        KEY_FACT_FATAL,
+        KEY_FACT_EMPTY,
+        KEY_FACT_WARN,
+        _KEY_FACT_KIND_MAX,
+} KeyFactKind;
+
+/* One <range>, <fatal>, <empty> or <warn> of a key, for since..until (until 0: still true). */
+typedef struct KeyFact {
+        KeyFactKind kind;
+        unsigned since, until;
+        bool has_min, has_max;
+        long long min, max;     /* RANGE */
+        bool empty_reset;       /* EMPTY: means="reset" (else "invalid") */
+        char *text;             /* WARN */
+} KeyFact;
+
 typedef struct KeyEntry {
         KeyInfo info;
         unsigned *value_since, *value_until; /* parallel to info.values */
+        KeyFact *facts;
+        size_t n_facts;
         bool type_section;                   /* [Service] etc.; false: [Unit] or [Install] */
         char *file;                          /* borrowed from RulesFile */
         unsigned line;

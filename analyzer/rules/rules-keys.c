@@ -22,6 +22,26 @@ static const char * const value_type_table[_VALUE_TYPE_MAX] = {
         [VALUE_ENUM] = "enum",
 };
 
+static const char * const value_syntax_table[_VALUE_SYNTAX_MAX] = {
+        [VALUE_SYNTAX_NONE] = "none",
+        [VALUE_SYNTAX_INT] = "int",
+        [VALUE_SYNTAX_USER_GROUP] = "user-group",
+        [VALUE_SYNTAX_USER_GROUP_LIST] = "user-group-list",
+        [VALUE_SYNTAX_ABSOLUTE_PATH] = "absolute-path",
+        [VALUE_SYNTAX_WORKING_DIRECTORY] = "working-directory",
+        [VALUE_SYNTAX_IFNAME] = "ifname",
+        [VALUE_SYNTAX_NAMESPACES] = "namespaces",
+};
+
+const char *value_syntax_to_string(ValueSyntax x) {
+        return x >= 0 && x < _VALUE_SYNTAX_MAX ? value_syntax_table[x] : NULL;
+}
+
+ValueSyntax value_syntax_from_string(const char *s) {
+        int i = string_table_lookup(value_syntax_table, ELEMENTSOF(value_syntax_table), s);
+        return i < 0 ? _VALUE_SYNTAX_INVALID : (ValueSyntax) i;
+}
+
 const char *key_kind_to_string(KeyKind k) {
         return k >= 0 && k < _KEY_KIND_MAX ? key_kind_table[k] : NULL;
 }
@@ -48,6 +68,9 @@ static KeyEntry *key_entry_free(KeyEntry *e) {
         strv_free(e->info.values);
         free(e->value_since);
         free(e->value_until);
+        for (size_t i = 0; i < e->n_facts; i++)
+                free(e->facts[i].text);
+        free(e->facts);
         return mfree(e);
 }
 static inline void key_entry_freep(KeyEntry **e) {
@@ -93,9 +116,10 @@ static int parse_values(KeyEntry *e, const RulesFile *f, xmlNode *n, DiagList *d
                                ? rules_bad(diags, f->path, xml_line(n), "enum key %s= has no <value>",
                                           e->info.name)
                                : 0;
-        if (e->info.type != VALUE_ENUM && e->info.type != VALUE_BOOL)
+        if (e->info.type != VALUE_ENUM && e->info.type != VALUE_BOOL && e->info.syntax != VALUE_SYNTAX_NAMESPACES)
                 return rules_bad(diags, f->path, xml_line(n),
-                                "<value> is only allowed for type=\"enum\" and type=\"bool\" (key %s=)",
+                                "<value> is only allowed for type=\"enum\", type=\"bool\" and "
+                                "syntax=\"namespaces\" (key %s=)",
                                 e->info.name);
 
         e->value_since = calloc(m, sizeof(unsigned));
@@ -129,6 +153,95 @@ static int parse_values(KeyEntry *e, const RulesFile *f, xmlNode *n, DiagList *d
                 if (strv_extend(&e->info.values, v) < 0)
                         return -ENOMEM;
                 m++;
+        }
+        return 0;
+}
+
+static int parse_number(const char *s, long long *ret) {
+        char *end;
+        long long x;
+
+        if (isempty(s))
+                return -EINVAL;
+        errno = 0;
+        x = strtoll(s, &end, 10);
+        if (errno != 0 || *end != 0)
+                return -EINVAL;
+        *ret = x;
+        return 0;
+}
+
+/* <range>, <fatal>, <empty>, <warn>: one KeyFact each; two facts of one kind must not overlap in versions */
+static int parse_facts(KeyEntry *e, const RulesFile *f, xmlNode *n, DiagList *diags) {
+        static const char * const names[_KEY_FACT_KIND_MAX] = {
+                [KEY_FACT_RANGE] = "range",
+                [KEY_FACT_FATAL] = "fatal",
+                [KEY_FACT_EMPTY] = "empty",
+                [KEY_FACT_WARN] = "warn",
+        };
+        size_t m = 0;
+        int q;
+
+        XML_FOREACH_ELEMENT(c, n)
+                for (KeyFactKind k = 0; k < _KEY_FACT_KIND_MAX; k++)
+                        m += xml_is(c, names[k]);
+        if (m == 0)
+                return 0;
+        e->facts = calloc(m, sizeof(KeyFact));
+        if (!e->facts)
+                return -ENOMEM;
+        XML_FOREACH_ELEMENT(c, n) {
+                KeyFact *x = &e->facts[e->n_facts];
+                const char *a;
+                KeyFactKind k;
+
+                for (k = 0; k < _KEY_FACT_KIND_MAX; k++)
+                        if (xml_is(c, names[k]))
+                                break;
+                if (k == _KEY_FACT_KIND_MAX)
+                        continue;
+                x->kind = k;
+                q = rules_parse_version(f, c, "since", false, &x->since, diags);
+                if (q >= 0)
+                        q = rules_parse_version(f, c, "until", false, &x->until, diags);
+                if (q < 0)
+                        return q;
+                if (x->until > 0 && x->since > x->until)
+                        return rules_bad(diags, f->path, xml_line(c), "<%s> of %s=: since=%u is after until=%u",
+                                        names[k], e->info.name, x->since, x->until);
+                if (k == KEY_FACT_RANGE) {
+                        if ((a = xml_attr(c, "min"))) {
+                                if (parse_number(a, &x->min) < 0)
+                                        return rules_bad(diags, f->path, xml_line(c), "bad min=\"%s\" of %s=", a,
+                                                        e->info.name);
+                                x->has_min = true;
+                        }
+                        if ((a = xml_attr(c, "max"))) {
+                                if (parse_number(a, &x->max) < 0)
+                                        return rules_bad(diags, f->path, xml_line(c), "bad max=\"%s\" of %s=", a,
+                                                        e->info.name);
+                                x->has_max = true;
+                        }
+                        if (x->has_min && x->has_max && x->min > x->max)
+                                return rules_bad(diags, f->path, xml_line(c), "<range> of %s=: min is above max",
+                                                e->info.name);
+                } else if (k == KEY_FACT_EMPTY)
+                        x->empty_reset = streq(strempty(xml_attr(c, "means")), "reset");
+                else if (k == KEY_FACT_WARN) {
+                        _cleanup_(freep) char *t = xml_text(c);
+                        if (!t)
+                                return -ENOMEM;
+                        if (isempty(t))
+                                return rules_bad(diags, f->path, xml_line(c), "empty <warn> of %s=", e->info.name);
+                        x->text = TAKE_PTR(t);
+                }
+                for (size_t i = 0; i < e->n_facts; i++)
+                        if (e->facts[i].kind == k &&
+                            ranges_overlap(e->facts[i].since, e->facts[i].until, x->since, x->until))
+                                return rules_bad(diags, f->path, xml_line(c),
+                                                "two <%s> facts of %s= hold for the same version", names[k],
+                                                e->info.name);
+                e->n_facts++;
         }
         return 0;
 }
@@ -178,7 +291,16 @@ static int parse_key(Rules *r, const RulesFile *f, xmlNode *n, const char *secti
         if (s && !(e->info.renamed_to = strdup(s)))
                 return -ENOMEM;
 
+        s = xml_attr(n, "syntax");
+        if (s) {
+                e->info.syntax = value_syntax_from_string(s);
+                if (e->info.syntax <= VALUE_SYNTAX_NONE) /* the schema lets nothing else through */
+                        return rules_bad(diags, f->path, e->line, "bad syntax= of key %s=", name);
+        }
+
         q = parse_values(e, f, n, diags);
+        if (q >= 0)
+                q = parse_facts(e, f, n, diags);
         if (q < 0)
                 return q;
 
@@ -371,4 +493,176 @@ int rules_key_value_since(const KeyInfo *k, const char *value, unsigned *ret_sin
                 i++;
         }
         return -ENOENT;
+}
+
+static bool fact_holds(const KeyFact *x, unsigned v) {
+        return v >= x->since && (x->until == 0 || v <= x->until);
+}
+
+static const KeyFact *fact_at(const KeyInfo *k, KeyFactKind kind, unsigned v) {
+        const KeyEntry *e = entry_of(k);
+
+        for (size_t i = 0; i < e->n_facts; i++)
+                if (e->facts[i].kind == kind && fact_holds(&e->facts[i], v))
+                        return &e->facts[i];
+        return NULL;
+}
+
+bool rules_key_fatal(const KeyInfo *k, unsigned v) {
+        return k && fact_at(k, KEY_FACT_FATAL, v);
+}
+
+const char *rules_key_warning(const KeyInfo *k, unsigned v) {
+        const KeyFact *x = k ? fact_at(k, KEY_FACT_WARN, v) : NULL;
+        return x ? x->text : NULL;
+}
+
+/* Inside every <range> of v (a missing bound is no bound; no <range>: any number). */
+static bool in_range(const KeyInfo *k, long long x, unsigned v) {
+        const KeyFact *r = fact_at(k, KEY_FACT_RANGE, v);
+        return !r || ((!r->has_min || x >= r->min) && (!r->has_max || x <= r->max));
+}
+
+/* A user or group name as systemd's valid_user_group_name(VALID_USER_RELAX) takes it, or a numeric id. */
+static bool user_group_ok(const char *s) {
+        size_t n = strlen(s);
+
+        if (n == 0 || n > 256 || s[0] == '-' || streq(s, ".") || streq(s, ".."))
+                return false;
+        for (const char *p = s; *p; p++)
+                if (strchr(":/,", *p) || (unsigned char) *p <= ' ' || *p == 127)
+                        return false;
+        return true;
+}
+
+static bool abs_path_ok(const char *s) {
+        return path_is_absolute(s) && path_is_normalized(s);
+}
+
+static bool ifname_ok(const KeyInfo *k, const char *s, unsigned v) {
+        size_t n = strlen(s);
+
+        if (n == 0 || streq(s, ".") || streq(s, "..") || !in_range(k, (long long) n, v))
+                return false;
+        for (const char *p = s; *p; p++)
+                if (*p == '/' || *p == ':' || (unsigned char) *p <= ' ' || *p == 127)
+                        return false;
+        return true;
+}
+
+static bool namespaces_ok(const KeyInfo *k, const char *s, unsigned v) {
+        const char *p = s;
+
+        if (parse_boolean(s) >= 0)
+                return true;
+        if (*p == '~')
+                p++;
+        for (p += strspn(p, WHITESPACE); *p; p += strspn(p, WHITESPACE)) {
+                size_t n = strcspn(p, WHITESPACE);
+                char w[32];
+
+                if (n >= sizeof w)
+                        return false;
+                memcpy(w, p, n);
+                w[n] = 0;
+                unsigned since = 0, until = 0;
+                if (rules_key_value_since(k, w, &since, &until) < 0 || v < since || (until && v > until))
+                        return false;
+                p += n;
+        }
+        return true;
+}
+
+int rules_key_check_value(const KeyInfo *k, const char *value, unsigned v, const char **ret_why) {
+        const KeyFact *empty;
+        const char *why = NULL;
+        long long x;
+
+        if (!k || !value)
+                return -EINVAL;
+        if (isempty(value)) {
+                /* single-valued keys only: lists and dependencies have their own empty-assignment rules */
+                if (k->kind != KEY_SINGLE)
+                        return 0;
+                empty = fact_at(k, KEY_FACT_EMPTY, v);
+                if (empty ? empty->empty_reset
+                          : !(k->type == VALUE_BOOL || k->syntax == VALUE_SYNTAX_INT))
+                        return 0;
+                why = "an empty value is not accepted";
+                goto bad;
+        }
+        if (k->type == VALUE_BOOL || k->type == VALUE_ENUM) {
+                if (strchr(value, '%') && k->type == VALUE_ENUM)
+                        return 0;
+                if (!rules_key_value_known(k, value, v)) {
+                        why = k->type == VALUE_BOOL ? "not a boolean" : "not a value this version accepts";
+                        goto bad;
+                }
+        }
+        if (strchr(value, '%'))
+                return 0; /* specifiers: judged after expansion, which may not be known offline */
+        switch (k->syntax) {
+        case VALUE_SYNTAX_INT:
+                if (parse_number(value, &x) < 0) {
+                        why = "not a number";
+                        goto bad;
+                }
+                if (!in_range(k, x, v)) {
+                        why = "out of range";
+                        goto bad;
+                }
+                break;
+        case VALUE_SYNTAX_USER_GROUP:
+                if (!user_group_ok(value)) {
+                        why = "not a valid user or group name";
+                        goto bad;
+                }
+                break;
+        case VALUE_SYNTAX_USER_GROUP_LIST:
+                for (const char *p = value + strspn(value, WHITESPACE); *p; p += strspn(p, WHITESPACE)) {
+                        size_t n = strcspn(p, WHITESPACE);
+                        _cleanup_(freep) char *w = strndup_safe(p, n);
+                        if (!w)
+                                return -ENOMEM;
+                        if (!user_group_ok(w)) {
+                                why = "not a valid user or group name";
+                                goto bad;
+                        }
+                        p += n;
+                }
+                break;
+        case VALUE_SYNTAX_ABSOLUTE_PATH:
+                if (!abs_path_ok(value)) {
+                        why = "not an absolute, normalized path";
+                        goto bad;
+                }
+                break;
+        case VALUE_SYNTAX_WORKING_DIRECTORY: {
+                const char *p = value[0] == '-' ? value + 1 : value;
+                if (!streq(p, "~") && !abs_path_ok(p)) {
+                        why = "neither ~ nor an absolute, normalized path";
+                        goto bad;
+                }
+                break;
+        }
+        case VALUE_SYNTAX_IFNAME:
+                if (!ifname_ok(k, value, v)) {
+                        why = "not a valid interface name";
+                        goto bad;
+                }
+                break;
+        case VALUE_SYNTAX_NAMESPACES:
+                if (!namespaces_ok(k, value, v)) {
+                        why = "not a boolean or a list of namespace types this version knows";
+                        goto bad;
+                }
+                break;
+        default:
+                break;
+        }
+        return 0;
+bad:
+        if (ret_why)
+                *ret_why = why;
+        return -EINVAL;
 }

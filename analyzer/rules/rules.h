@@ -88,6 +88,23 @@ typedef enum ValueType {
 const char *value_type_to_string(ValueType t); /* "string", "bool", "unit-list", "path-list", "path", "exec", "enum" */
 ValueType value_type_from_string(const char *s);
 
+/* How systemd checks a value beyond its type (unit-keys.xml syntax=; rules/README.md says what each accepts). */
+typedef enum ValueSyntax {
+        VALUE_SYNTAX_NONE,
+        VALUE_SYNTAX_INT,               /* a decimal number inside the <range>s */
+        VALUE_SYNTAX_USER_GROUP,        /* a user or group name, or a numeric id */
+        VALUE_SYNTAX_USER_GROUP_LIST,   /* several of them */
+        VALUE_SYNTAX_ABSOLUTE_PATH,     /* absolute, no ".." */
+        VALUE_SYNTAX_WORKING_DIRECTORY, /* "~", or an absolute path, optionally after "-" */
+        VALUE_SYNTAX_IFNAME,            /* an interface name, its length inside the <range> */
+        VALUE_SYNTAX_NAMESPACES,        /* a boolean, or namespace words (values), optionally after "~" */
+        _VALUE_SYNTAX_MAX,
+        _VALUE_SYNTAX_INVALID = -EINVAL,
+} ValueSyntax;
+
+const char *value_syntax_to_string(ValueSyntax s);
+ValueSyntax value_syntax_from_string(const char *s);
+
 typedef struct KeyInfo {
         const char *name;     /* "PrivateTmp" */
         const char *section;  /* "Service" for exec-context keys etc.; see unit_types for where it may appear */
@@ -100,6 +117,7 @@ typedef struct KeyInfo {
                                * ending in ':' is a prefix (StandardOutput=file:PATH); see rules_key_value_known() */
         const char *renamed_to; /* for deprecated aliases, or NULL */
         unsigned ignored_since; /* systemd still accepts the key but ignores it from this version on (0 = never) */
+        ValueSyntax syntax;   /* VALUE_SYNTAX_NONE: the type alone decides */
 } KeyInfo;
 
 /* Looks a key up for a unit of type t in section at systemd version v. Returns NULL when unknown (the caller
@@ -112,6 +130,15 @@ const KeyInfo *rules_key_lookup_any(const Rules *r, const char *key);
 /* Whether value is accepted for k by systemd v: booleans for VALUE_BOOL, k->values with their versions for bools
  * and enums, anything for other types (their syntax is checked elsewhere). */
 bool rules_key_value_known(const KeyInfo *k, const char *value, unsigned v);
+/* Whether systemd v accepts value for k, by type, syntax and the value facts (<value>, <range>, <empty>) of that
+ * version: 0 when it does, -EINVAL when it warns and ignores the assignment (or refuses the unit, see
+ * rules_key_fatal()); *ret_why (optional) then says why in a few words (static text). Values with specifiers
+ * ('%') are accepted where the syntax cannot be judged before expansion. */
+int rules_key_check_value(const KeyInfo *k, const char *value, unsigned v, const char **ret_why);
+/* Does a bad value of k refuse the whole unit in v (<fatal>)? */
+bool rules_key_fatal(const KeyInfo *k, unsigned v);
+/* The warning systemd v prints whenever k is assigned (<warn>), or NULL. */
+const char *rules_key_warning(const KeyInfo *k, unsigned v);
 /* The versions of one word of k->values (prefix words match by prefix). Returns 0, or -ENOENT. */
 int rules_key_value_since(const KeyInfo *k, const char *value, unsigned *ret_since, unsigned *ret_until);
 /* Every key entry in file order (for listings and tests). */

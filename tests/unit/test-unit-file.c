@@ -180,8 +180,17 @@ static void test_encoding(void) {
         check("invalid UTF-8 in a comment is fine (v239)", badcomment, 239, "Unit.A=1@3");
         check("U+FFFE refused like systemd", "[Unit]\nA=\xef\xbf\xbe\n", 0, "FAIL@2");
         check("valid UTF-8 kept", "[Unit]\nDescription=Grüße ✓\n", 0, "Unit.Description=Grüße ✓@2");
-        check_n("NUL byte refused", "[Unit]\nA=1\nB=\0x\n", 16, 0, "FAIL@3");
-        check_n("NUL byte refused (v229)", "[Unit]\n\0", 8, 229, "FAIL@2");
+        /* read_line() (v235+) ends a line at a NUL and reads on; fgets() (up to v234) kept it, and the C string
+         * ended there: the rest of that line was lost */
+        check_n("NUL ends the line", "[Unit]\nA=1\0B=2\nC=3\n", 19, 0, "Unit.A=1@2 | Unit.B=2@3 | Unit.C=3@4");
+        check_n("NUL ends the line (v235)", "[Unit]\nA=1\0B=2\nC=3\n", 19, 235, "Unit.A=1@2 | Unit.B=2@3 | Unit.C=3@4");
+        check_n("NUL then newline: an empty line between", "[Unit]\nA=1\0\nC=3\n", 16, 0, "Unit.A=1@2 | Unit.C=3@4");
+        check_n("NUL drops the rest of the line (v234)", "[Unit]\nA=1\0B=2\nC=3\n", 19, 234, "Unit.A=1@2 | Unit.C=3@3");
+        check_n("NUL drops the rest of the line (v229)", "[Unit]\n\0", 8, 229, "");
+        /* from v240 a NUL closes a \n/\r line end (read_line_full()): "\n\0" is one, "\0\n" two */
+        check_n("newline then NUL: one line end (v240)", "[Unit]\nA=1\n\0C=3\n", 16, 240, "Unit.A=1@2 | Unit.C=3@3");
+        check_n("newline then NUL: two line ends (v239)", "[Unit]\nA=1\n\0C=3\n", 16, 239, "Unit.A=1@2 | Unit.C=3@4");
+        check_n("CR LF NUL: one line end (v252)", "[Unit]\nA=1\r\n\0C=3\n", 17, 252, "Unit.A=1@2 | Unit.C=3@3");
 }
 
 static void test_crlf(void) {
