@@ -157,6 +157,18 @@ test_skip() {
         echo "ok $_test_n - $1 # SKIP $2"
 }
 
+# test_dot_renders NAME FILE: dot(1) renders the DOT file FILE as SVG. Without graphviz a skip, but not in CI
+# (tools/install-deps installs it there).
+test_dot_renders() {
+        if command -v dot > /dev/null; then
+                test_expect "$1" sh -c 'dot -Tsvg "$1" > "$1.svg" && grep -q "<svg" "$1.svg"' x "$2"
+        elif [ "${CI:-}" = true ]; then
+                test_expect "$1: graphviz is installed in CI (tools/install-deps)" false
+        else
+                test_skip "$1" "graphviz not installed"
+        fi
+}
+
 skip_all() {
         _test_skip_all=1
         echo "1..0 # SKIP $*"

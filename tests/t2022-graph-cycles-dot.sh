@@ -21,10 +21,4 @@ test_expect "every ordering of the cycles is an arrow from the job that starts f
         sort -u "$2.got" | cmp -s - "$2.got" || { echo "an arrow drawn twice"; exit 1; }
         diff "$2.want" "$2.got"' x "$unit" "$TMP/c.dot"
 test_expect "a legend says what an arrow means" grep -q "a -> b: b is ordered after a" "$TMP/c.dot"
-if command -v dot > /dev/null; then
-        test_expect "dot(1) renders it" sh -c 'dot -Tsvg "$1" > "$1.svg" && grep -q "<svg" "$1.svg"' x "$TMP/c.dot"
-elif [ "${CI:-}" = true ]; then
-        test_expect "dot(1) renders it: graphviz is installed in CI (tools/install-deps)" false
-else
-        test_skip "dot(1) renders it" "graphviz not installed"
-fi
+test_dot_renders "dot(1) renders it" "$TMP/c.dot"

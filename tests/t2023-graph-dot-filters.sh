@@ -54,13 +54,7 @@ test_expect "--from and --to: only what lies between" sh -c '
         "$BOOTRACE" graph -q --systemd=252 --format=dot --type=After,Before --from=$0 --to=$1 > "$2" || exit 1
         grep -q "\"$0\" -> " "$2" && grep -q " -> \"$1\"" "$2" && ! grep -q "\"multi-user.target\"" "$2"' \
         $u sysinit.target "$TMP/between.dot"
-if command -v dot > /dev/null; then
-        test_expect "dot(1) renders a filtered graph" sh -c 'dot -Tsvg "$1" | grep -q "<svg"' x "$TMP/between.dot"
-elif [ "${CI:-}" = true ]; then
-        test_expect "dot(1) renders it: graphviz is installed in CI (tools/install-deps)" false
-else
-        test_skip "dot(1) renders a filtered graph" "graphviz not installed"
-fi
+test_dot_renders "dot(1) renders a filtered graph" "$TMP/between.dot"
 
 test_expect "--from of a unit the graph does not have: exit 2" \
         expect_exit 2 bootrace graph -q --systemd=252 --format=dot --from=nosuch.service
