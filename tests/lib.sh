@@ -182,9 +182,9 @@ expect_exit() {
         [ "$rc" = "$want" ] || { echo "exit status $rc, expected $want: $*"; return 1; }
 }
 
-# lab_require [-r] SUITE...: skip the whole script (with lab-check.sh's reason) unless the lab is usable.
-# In CI (CI=true) a missing lab is an error, not a skip.
-lab_require() {
+# lab_ready [-r] SUITE...: 0 if the lab is usable; else LAB_REASON says why and it returns 1 (for a script whose
+# other tests run without the lab: it skips the lab ones itself). In CI (CI=true) a missing lab is an error.
+lab_ready() {
         local out rc=0
         out=$(LAB_SRV=${LAB_SRV:-/srv/lab} "$LAB/lab-check.sh" "$@" 2>&1) || rc=$?
         [ $rc = 0 ] && return 0
@@ -193,7 +193,14 @@ lab_require() {
                 _test_skip_all=1 _test_exit_rc=1
                 exit 1
         fi
-        skip_all "${out#SKIP: }"
+        LAB_REASON=${out#SKIP: }
+        return 1
+}
+
+# lab_require [-r] SUITE...: skip the whole script (with lab-check.sh's reason) unless the lab is usable.
+# In CI (CI=true) a missing lab is an error, not a skip.
+lab_require() {
+        lab_ready "$@" || skip_all "$LAB_REASON"
 }
 
 # The lab trees the lab tests run on, oldest first (shared/lab builds them). forky is Debian testing: a moving
