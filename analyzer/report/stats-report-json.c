@@ -18,6 +18,17 @@ static void interval(JsonWriter *w, const char *key, double lo, double hi) {
         json_end_array(w);
 }
 
+/* "worst_case": the unit's counts with every boot of unknown outcome counted as a failure */
+static void worst_case(JsonWriter *w, const UnitStats *u) {
+        json_key(w, "worst_case");
+        json_begin_object(w);
+        json_kv_uint(w, "failures", u->worst_failures);
+        json_kv_uint(w, "boots", u->worst_boots);
+        json_kv_double(w, "rate", u->worst_rate);
+        interval(w, "ci95", u->worst_ci_low, u->worst_ci_high);
+        json_end_object(w);
+}
+
 static void kv_usec(JsonWriter *w, const char *key, uint64_t usec) {
         json_key(w, key);
         if (usec)
@@ -216,15 +227,8 @@ static int unit(JsonWriter *w, const StatsReport *rep, const StatsSample *s, con
         interval(w, "ci95", u->ci_low, u->ci_high);
         interval(w, "wilson95", u->wilson_low, u->wilson_high);
         json_kv_double(w, "upper95_one_sided", u->upper_one_sided);
-        if (u->has_worst) {
-                json_key(w, "worst_case");
-                json_begin_object(w);
-                json_kv_uint(w, "boots", u->worst_boots);
-                json_kv_uint(w, "failures", u->worst_failures);
-                json_kv_double(w, "rate", u->worst_rate);
-                interval(w, "ci95", u->worst_ci_low, u->worst_ci_high);
-                json_end_object(w);
-        }
+        if (u->has_worst)
+                worst_case(w, u);
         if (rep->options->below > 0) {
                 json_kv_bool(w, "shown_below", u->shown_below);
                 json_key(w, "boots_needed");
@@ -306,16 +310,12 @@ static void counts(JsonWriter *w, const char *key, const UnitStats *u, unsigned 
         json_kv_uint(w, "boots", n);
         json_kv_double(w, "rate", n ? (double) x / n : NAN);
         interval(w, "ci95", lo, hi);
-        json_key(w, "worst_case");
-        if (u->has_worst) {
-                json_begin_object(w);
-                json_kv_uint(w, "failures", u->worst_failures);
-                json_kv_uint(w, "boots", u->worst_boots);
-                json_kv_double(w, "rate", u->worst_rate);
-                interval(w, "ci95", u->worst_ci_low, u->worst_ci_high);
-                json_end_object(w);
-        } else
+        if (u->has_worst)
+                worst_case(w, u);
+        else {
+                json_key(w, "worst_case");
                 json_null(w);
+        }
         json_end_object(w);
 }
 
