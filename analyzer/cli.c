@@ -301,10 +301,7 @@ int cli_load_rules(Rules **ret, DiagList *diags) {
         if (!loaded_rules) {
                 r = rules_load_on_demand(NULL, &loaded_rules, &loaded_diags);
                 if (r < 0) {
-                        for (size_t i = 0; i < loaded_diags.n; i++)
-                                (void) diag_add(diags, loaded_diags.items[i].level, loaded_diags.items[i].file,
-                                                loaded_diags.items[i].line, "%s", loaded_diags.items[i].message);
-                        diag_list_done(&loaded_diags);
+                        (void) diag_list_move(diags, &loaded_diags);
                         diag_list_print(diags, stderr, DIAG_ERROR);
                         log_error("cannot read the rules in %s", rules_default_dir());
                         *ret = NULL;
@@ -316,10 +313,8 @@ int cli_load_rules(Rules **ret, DiagList *diags) {
                         return log_oom();
                 }
         }
-        for (size_t i = 0; i < loaded_diags.n; i++)
-                if (diag_add(diags, loaded_diags.items[i].level, loaded_diags.items[i].file,
-                             loaded_diags.items[i].line, "%s", loaded_diags.items[i].message) < 0)
-                        return log_oom();
+        if (diag_list_copy(diags, &loaded_diags, DIAG_NOTICE) < 0)
+                return log_oom();
         *ret = rules_ref(loaded_rules);
         return 0;
 }

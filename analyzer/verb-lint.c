@@ -66,15 +66,6 @@ static int lint_option(int c, const char *arg, void *userdata) {
         return *p ? 0 : -ENOMEM;
 }
 
-/* Appends the errors of src to dst. Returns 0 or -ENOMEM. */
-static int copy_errors(DiagList *dst, const DiagList *src) {
-        for (size_t i = 0; i < src->n; i++)
-                if (src->items[i].level == DIAG_ERROR &&
-                    diag_add(dst, DIAG_ERROR, src->items[i].file, src->items[i].line, "%s", src->items[i].message) < 0)
-                        return -ENOMEM;
-        return 0;
-}
-
 /* Records an input error that was printed (for the machine-readable reports). Returns -EINVAL, or -ENOMEM. */
 static int input_error(DiagList *input, const char *file, const char *fmt, ...) _printf_(3, 4);
 static int input_error(DiagList *input, const char *file, const char *fmt, ...) {
@@ -102,7 +93,7 @@ static int collect_package(const char *arg, const struct stat *st, PackageSet *p
         r = S_ISDIR(st->st_mode) ? package_set_add_tree(pkgs, arg, &diags) : package_set_add_deb(pkgs, arg, &diags);
         diag_list_print(&diags, stderr, DIAG_NOTICE);
         *said_error = *said_error || diag_count(&diags, DIAG_ERROR) > 0;
-        if (copy_errors(input, &diags) < 0)
+        if (diag_list_copy(input, &diags, DIAG_ERROR) < 0)
                 return -ENOMEM;
         if (r < 0) {
                 log_error("%s: cannot read the package: %s", arg, strerror(-r));
@@ -394,7 +385,7 @@ static int lint_target_run(const Context *ctx, const Root *root, Rules *rules, P
         }
         relativize_findings(&t->run->findings);
         finding_list_sort(&t->run->findings);
-        return copy_errors(&t->errors, &t->diags);
+        return diag_list_copy(&t->errors, &t->diags, DIAG_ERROR);
 }
 
 int verb_lint(int argc, char *argv[], Context *ctx) {
@@ -503,7 +494,8 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
                 static const FindingList none = {};
 
                 /* what went wrong for every target, then for this one */
-                if (copy_errors(&errors[i], &input) < 0 || copy_errors(&errors[i], &t->errors) < 0)
+                if (diag_list_copy(&errors[i], &input, DIAG_ERROR) < 0 ||
+                    diag_list_copy(&errors[i], &t->errors, DIAG_ERROR) < 0)
                         goto finish;
                 metas[i] = (ReportMeta) {
                         .tool_version = PACKAGE_VERSION, .systemd = t->vc.version, .target = t->target_name,

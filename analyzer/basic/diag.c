@@ -34,6 +34,15 @@ int diag_list_move(DiagList *dst, DiagList *src) {
         return 0;
 }
 
+int diag_list_copy(DiagList *dst, const DiagList *src, DiagLevel max_level) {
+        for (size_t i = 0; dst && i < src->n; i++)
+                if (src->items[i].level <= max_level &&
+                    diag_add(dst, src->items[i].level, src->items[i].file, src->items[i].line, "%s",
+                             src->items[i].message) < 0)
+                        return -ENOMEM;
+        return 0;
+}
+
 int diag_add(DiagList *l, DiagLevel level, const char *file, unsigned line, const char *fmt, ...) {
         _cleanup_(freep) char *m = NULL, *f = NULL;
         va_list ap;

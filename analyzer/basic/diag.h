@@ -31,6 +31,9 @@ const char *diag_level_to_string(DiagLevel l);
 void diag_list_done(DiagList *l);
 /* Appends src's diagnostics to dst (NULL: dropped) and empties src. Returns 0 or -ENOMEM (src kept). */
 int diag_list_move(DiagList *dst, DiagList *src);
+/* Appends copies of src's diagnostics at max_level or more severe (DIAG_ERROR: the errors) to dst (NULL:
+ * dropped). Returns 0 or -ENOMEM. */
+int diag_list_copy(DiagList *dst, const DiagList *src, DiagLevel max_level);
 /* Appends one diagnostic; returns 0 or -ENOMEM. */
 int diag_add(DiagList *l, DiagLevel level, const char *file, unsigned line, const char *fmt, ...) _printf_(5, 6);
 size_t diag_count(const DiagList *l, DiagLevel level);

@@ -220,10 +220,7 @@ static int judge_one(Search *s, FixCandidate *c, size_t t, const Removable ***wo
         };
         r = lint_run(&o, s->rules, &run, &diags);
         if (r < 0) {
-                for (size_t i = 0; i < diags.n; i++)
-                        if (diags.items[i].level == DIAG_ERROR)
-                                (void) diag_add(s->diags, DIAG_ERROR, diags.items[i].file,
-                                                diags.items[i].line, "%s", diags.items[i].message);
+                (void) diag_list_copy(s->diags, &diags, DIAG_ERROR);
                 return r;
         }
         cu = model_get(run->model, s->unit);

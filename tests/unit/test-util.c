@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <fcntl.h>
 
+#include "basic/diag.h"
 #include "basic/json.h"
 #include "basic/util.h"
 #include "tap.h"
@@ -110,7 +111,32 @@ static void test_json(void) {
         free(buf);
 }
 
+/* diag_list_copy(): copies of what is as severe as asked, src left as it was */
+static void test_diag_copy(void) {
+        DiagList src = {}, errors = {}, all = {};
+
+        tap_ok(diag_add(&src, DIAG_WARNING, "a.service", 3, "warned") == 0 &&
+                       diag_add(&src, DIAG_ERROR, "b.service", 7, "refused %d", 1) == 0 &&
+                       diag_add(&src, DIAG_NOTICE, NULL, 0, "noted") == 0,
+               "diag_add: three diagnostics");
+        TAP_INTEQ(diag_list_copy(&errors, &src, DIAG_ERROR), 0, "diag_list_copy: errors only");
+        TAP_INTEQ(errors.n, 1, "diag_list_copy: one error copied");
+        tap_ok(errors.n == 1 && errors.items[0].level == DIAG_ERROR && streq(errors.items[0].file, "b.service") &&
+                       errors.items[0].line == 7 && streq(errors.items[0].message, "refused 1"),
+               "diag_list_copy: the error's file, line and message");
+        TAP_INTEQ(diag_list_copy(&all, &src, DIAG_NOTICE), 0, "diag_list_copy: everything");
+        TAP_INTEQ(all.n, 3, "diag_list_copy: three copied");
+        tap_ok(all.n == 3 && all.items[2].file == NULL && streq(all.items[2].message, "noted"),
+               "diag_list_copy: a diagnostic without a file stays without one");
+        TAP_INTEQ(src.n, 3, "diag_list_copy: the source keeps its diagnostics");
+        TAP_INTEQ(diag_list_copy(NULL, &src, DIAG_NOTICE), 0, "diag_list_copy: to NULL drops them");
+        diag_list_done(&src);
+        diag_list_done(&errors);
+        diag_list_done(&all);
+}
+
 int main(void) {
+        test_diag_copy();
         test_paths();
         test_strv();
         test_utf8();
