@@ -388,6 +388,8 @@ int verb_show(int argc, char *argv[], Context *ctx) {
         size_t n_args = 0;
         JsonWriter w;
         _cleanup_(freep) char *nearest = NULL;
+        const BaseModel *bm;
+        const char *embedded;
         VersionChoice vc;
         unsigned version;
         FeatureSet features;
@@ -474,6 +476,9 @@ int verb_show(int argc, char *argv[], Context *ctx) {
                         model = model_free(model);
         }
 
+        /* without --root: the embedded model the units not given come from */
+        bm = root ? NULL : rules_base_model(rules, version);
+        embedded = bm ? path_basename(base_model_file(bm)) : NULL;
         if (ctx->format == FORMAT_JSON) {
                 json_init(&w, stdout, false);
                 report_json_begin(&w, NULL);
@@ -482,8 +487,7 @@ int verb_show(int argc, char *argv[], Context *ctx) {
                 report_json_nearest_model(&w, &vc);
                 json_kv_string(&w, "root", ctx->root);
                 json_kv_string(&w, "units_from", root ? "root" : "embedded-model");
-                json_kv_string(&w, "embedded_model",
-                               !root && model && model_base_file(model) ? path_basename(model_base_file(model)) : NULL);
+                json_kv_string(&w, "embedded_model", embedded);
                 json_key(&w, "units");
                 json_begin_array(&w);
         } else {
@@ -492,7 +496,7 @@ int verb_show(int argc, char *argv[], Context *ctx) {
                 if (!root)
                         printf("# units: the files given, then the embedded model of systemd %u (%s); --root=/ reads "
                                "this machine's\n",
-                               version, model && model_base_file(model) ? path_basename(model_base_file(model)) : "none");
+                               version, embedded ?: "none");
         }
         for (size_t i = 0; i < n_args; i++) {
                 _cleanup_(unit_freep) Unit *owned = NULL;
