@@ -40,7 +40,9 @@ if [ -x "$deps" ]; then
         pkgs=$("$deps" --list | tr '\n' ' ')
         for who in root user; do
                 sudo=; [ $who = root ] || sudo="sudo "
-                printf '%sapt-get update\n%sapt-get install -y %s\n' "$sudo" "$sudo" "${pkgs% }" > "$TMP/apt.$who"
+                lock='-o DPkg::Lock::Timeout=600' # waits for another apt (unattended upgrades on a fresh machine)
+                printf '%sapt-get %s update\n%sapt-get %s install -y %s\n' "$sudo" "$lock" "$sudo" "$lock" "${pkgs% }" \
+                        > "$TMP/apt.$who"
                 test_expect "tools/install-deps as $who: ${sudo:-no sudo, }apt-get update and install" sh -c '
                         rm -f "$TMP/apt.log" && PATH=$TMP/fake/$0:$TMP/fake:$PATH "$1" &&
                         diff -u "$TMP/apt.$0" "$TMP/apt.log"' $who "$deps"
