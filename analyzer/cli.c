@@ -325,17 +325,6 @@ void cli_release_rules(void) {
         diag_list_done(&loaded_diags);
 }
 
-const char *cli_suggest_check(const Rules *rules, const char *id) {
-        size_t n = rules_check_count(rules);
-        _cleanup_(freep) const char **ids = calloc(n + 1, sizeof(char *));
-
-        if (!ids)
-                return NULL;
-        for (size_t i = 0; i < n; i++)
-                ids[i] = rules_check_get(rules, i)->id;
-        return suggest_closest(id, ids, n);
-}
-
 int cli_feature_set(Rules **rules, unsigned version, FeatureSet *ret) {
         int r;
 

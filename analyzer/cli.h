@@ -68,9 +68,6 @@ int cli_load_rules(Rules **ret, DiagList *diags);
 /* Drops this process's rules (main(), after the verb). */
 void cli_release_rules(void);
 
-/* The check id closest to a mistyped one (a borrowed string of rules), or NULL: for "did you mean". */
-const char *cli_suggest_check(const Rules *rules, const char *id);
-
 typedef struct Profile Profile;
 
 /* The profile of --profile=NAME (lint, fix) for target (a canonical target name, or NULL): NULL for "minimal",

@@ -45,7 +45,7 @@ int verb_explain(int argc, char *argv[], Context *ctx) {
                 return EXIT_ERROR;
         for (int i = first; i < argc; i++)
                 if (!rules_check_lookup(rules, argv[i])) {
-                        const char *close = cli_suggest_check(rules, argv[i]);
+                        const char *close = rules_suggest_check(rules, argv[i]);
                         if (close)
                                 log_error("unknown check \"%s\"; did you mean \"%s\"? 'bootrace explain' lists them",
                                           argv[i], close);

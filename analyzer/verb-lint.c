@@ -444,7 +444,7 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
         /* a mistyped check id in the suppression file would never match: said, with the id meant */
         for (size_t k = 0; supp.checks && supp.checks[k]; k++)
                 if (!streq(supp.checks[k], "all") && !rules_check_lookup(rules, supp.checks[k])) {
-                        const char *close = cli_suggest_check(rules, supp.checks[k]);
+                        const char *close = rules_suggest_check(rules, supp.checks[k]);
                         log_warning("%s:%u: unknown check \"%s\"%s%s%s; 'bootrace explain' lists them", supp.path,
                                     supp.lines[k], supp.checks[k], close ? " (did you mean \"" : "",
                                     strempty(close), close ? "\"?)" : "");

@@ -48,6 +48,7 @@ int check_evidence_cycles(const LintContext *c, Finding *f, const Cycle * const 
 int check_private_tmp_before_remount(const LintContext *c, ModelUnit *u, FindingList *out);
 int check_writable_path_before_remount(const LintContext *c, ModelUnit *u, FindingList *out);
 int check_path_on_separate_mount(const LintContext *c, ModelUnit *u, FindingList *out);
+int check_bad_suppression(const LintContext *c, ModelUnit *u, FindingList *out);
 int check_sandbox_ordered_too_early(const LintContext *c, ModelUnit *u, FindingList *out);
 int check_unknown_key(const LintContext *c, ModelUnit *u, FindingList *out);
 int check_invalid_value(const LintContext *c, ModelUnit *u, FindingList *out);

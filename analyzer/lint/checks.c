@@ -13,5 +13,6 @@ const Check check_table[] = {
         { "ordering-cycle", check_ordering_cycle },
         { "unknown-key", check_unknown_key },
         { "invalid-value", check_invalid_value },
+        { "bad-suppression", check_bad_suppression },
 };
 const size_t check_table_size = ELEMENTSOF(check_table);

@@ -78,60 +78,21 @@ int suppression_file_load(const char *path, SuppressionFile *ret, DiagList *diag
         return error;
 }
 
-/* "# bootrace: ignore a,b -- reason": does the comment name check (or "all")? */
-static bool comment_names(const char *line, const char *check) {
-        const char *p = line, *q;
-
-        while (isspace((unsigned char) *p))
-                p++;
-        if (*p != '#' && *p != ';')
-                return false;
-        p++;
-        while (isspace((unsigned char) *p))
-                p++;
-        if (!(q = startswith(p, "bootrace:")))
-                return false;
-        while (isspace((unsigned char) *q))
-                q++;
-        if (!(q = startswith(q, "ignore")))
-                return false;
-        for (;;) {
-                size_t n;
-                while (*q == ' ' || *q == '\t' || *q == ',')
-                        q++;
-                n = strcspn(q, " \t,\r\n");
-                if (n == 0 || (n == 2 && strncmp(q, "--", 2) == 0))
-                        return false;
-                if ((n == strlen(check) && strncmp(q, check, n) == 0) || (n == 3 && strncmp(q, "all", 3) == 0))
-                        return true;
-                q += n;
-        }
-}
-
-/* Where in u's files a comment suppresses check: "file:line", or NULL. */
+/* Where in u's files a comment suppresses check: "file:line", or NULL (also when out of memory: the finding then
+ * counts, which fails safe). */
 static char *inline_suppression(const Unit *u, const char *check) {
         for (size_t i = 0; i < u->n_sources; i++) {
-                _cleanup_(closep) int fd = -EBADF;
-                _cleanup_(freep) char *data = NULL;
-                size_t size;
-                unsigned line = 0;
+                const Source *src = &u->sources[i];
 
-                if (u->sources[i].masked)
+                if (src->masked)
                         continue;
-                fd = open(u->sources[i].path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-                if (fd < 0 || read_full_fd(fd, 64u << 20, &data, &size) < 0)
-                        continue;
-                for (char *p = data, *nl; p && *p; p = nl ? nl + 1 : NULL) {
-                        nl = strchr(p, '\n');
-                        if (nl)
-                                *nl = 0;
-                        line++;
-                        if (comment_names(p, check)) {
+                for (size_t k = 0; k < src->n_ignores; k++)
+                        if (strv_contains(src->ignores[k].checks, check) ||
+                            strv_contains(src->ignores[k].checks, "all")) {
                                 char *r = NULL;
-                                (void) asprintf_safe(&r, "%s:%u", u->sources[i].path, line);
+                                (void) asprintf_safe(&r, "%s:%u", src->path, src->ignores[k].line);
                                 return r;
                         }
-                }
         }
         return NULL;
 }

@@ -20,5 +20,6 @@ typedef struct SuppressionFile {
 int suppression_file_load(const char *path, SuppressionFile *ret, DiagList *diags);
 void suppression_file_done(SuppressionFile *s);
 
-/* Marks the findings of u that its files or s suppress. s may be NULL. */
+/* Marks the findings of u that its files (their ignore comments, read with them: load/unit-ignores.h) or s
+ * suppress. s may be NULL. Comments that can never match are check-bad-suppression.c's findings. */
 int suppress_findings(FindingList *l, size_t first, const Unit *u, SuppressionFile *s);

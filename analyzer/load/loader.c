@@ -536,6 +536,9 @@ static int read_into_unit_depth(const Loader *l, Unit *u, const Root *root, cons
         u->sources[src].included = depth > 0;
         u->sources[src].refused = refused < 0;
         u->sources[src].pool = TAKE_PTR(f->pool); /* the settings below point into it */
+        r = source_ignores_parse(data, size, &u->sources[src].ignores, &u->sources[src].n_ignores);
+        if (r < 0)
+                return r;
         for (size_t i = 0; i < f->n_assignments; i++) {
                 Assignment *a = &f->assignments[i];
 

@@ -53,6 +53,7 @@ Unit *unit_free(Unit *u) {
                 if (!u->sources[i].shared)
                         free(u->sources[i].path);
                 free(u->sources[i].pool); /* the settings' strings */
+                source_ignores_free(u->sources[i].ignores, u->sources[i].n_ignores);
         }
         free(u->sources);
         free(u->settings);

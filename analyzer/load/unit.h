@@ -6,6 +6,7 @@
 
 #include "basic/unit-name.h"
 #include "basic/util.h"
+#include "load/unit-ignores.h"
 
 typedef enum LoadState {
         LOAD_LOADED,
@@ -57,6 +58,8 @@ typedef struct Source {
         bool included; /* read through ".include" (systemd <= 245) */
         bool refused;  /* systemd refused the file at a line: its settings are those before it, for warnings only */
         bool shared;   /* path is the unit's fragment_path (the fragment's source): not freed on its own */
+        SourceIgnore *ignores; /* its "# bootrace: ignore" comments (unit-ignores.h), owned */
+        size_t n_ignores;
 } Source;
 
 typedef struct Unit {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* rules/checks.xml: the metadata of the lint checks. */
 
+#include "basic/suggest.h"
 #include "basic/xml-util.h"
 #include "rules/rules-internal.h"
 
@@ -107,4 +108,15 @@ size_t rules_check_count(const Rules *r) {
 
 const CheckInfo *rules_check_get(const Rules *r, size_t i) {
         return r && i < r->n_checks ? &r->checks[i].info : NULL;
+}
+
+const char *rules_suggest_check(const Rules *r, const char *id) {
+        size_t n = rules_check_count(r);
+        _cleanup_(freep) const char **ids = calloc(n + 1, sizeof(char *));
+
+        if (!ids)
+                return NULL;
+        for (size_t i = 0; i < n; i++)
+                ids[i] = rules_check_get(r, i)->id;
+        return suggest_closest(id, ids, n);
 }

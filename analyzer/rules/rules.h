@@ -160,6 +160,8 @@ size_t rules_check_count(const Rules *r);
 /* A check's note about a unit (ordering-cycle: what the boot loses when the unit's job is deleted), or NULL. */
 const char *rules_check_loss(const Rules *r, const char *id, const char *unit);
 const CheckInfo *rules_check_get(const Rules *r, size_t i);
+/* The check id closest to a mistyped one (a borrowed string of r), or NULL: for "did you mean". */
+const char *rules_suggest_check(const Rules *r, const char *id);
 
 /* The type's own section ("Service" for services), NULL for types without one (targets, devices). */
 const char *rules_type_section(UnitType t);
