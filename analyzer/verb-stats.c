@@ -306,9 +306,12 @@ static int load(StatsSample *s, const char *label, const JournalSourceSpec *spec
                 log_error_errno(r, "stats: %s: cannot read the journal", strna(what));
         if (r < 0)
                 return r;
+        size_t said = s->diags.n;
         r = stats_sample_count(s, boots_started, o);
         if (r < 0)
                 log_error_errno(r, "stats: %s", strna(what));
+        /* what counting found to say (a unit asked for that the journal does not know: the name meant) */
+        diag_list_print(&(DiagList) { .items = s->diags.items + said, .n = s->diags.n - said }, stderr, DIAG_NOTICE);
         return r;
 }
 

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <sys/stat.h>
 
+#include "basic/suggest.h"
 #include "journal/journal-source.h"
 #include "journal/journal-verify.h"
 #include "load/root.h"
@@ -611,5 +612,33 @@ int journal_source_scan(JournalSource *s, const JournalScanMatches *m, const boo
         p.done = true;
         if (progress)
                 progress(&p, userdata);
+        return 0;
+}
+
+int journal_source_closest_unit(JournalSource *s, const char *name, char **ret) {
+        static const char * const fields[] = { "UNIT", "_SYSTEMD_UNIT" };
+        _cleanup_(strv_freep) char **names = NULL;
+        size_t n = 0, allocated = 0;
+        const char *close;
+
+        *ret = NULL;
+        for (size_t f = 0; f < ELEMENTSOF(fields); f++) {
+                const void *data;
+                size_t len, prefix = strlen(fields[f]) + 1;
+
+                if (sd_journal_query_unique(s->journal, fields[f]) < 0)
+                        continue; /* no such field: nothing to offer from it */
+                SD_JOURNAL_FOREACH_UNIQUE(s->journal, data, len) {
+                        char *v;
+                        if (len <= prefix)
+                                continue;
+                        v = strndup_safe((const char *) data + prefix, len - prefix);
+                        if (!v || strv_push_grow(&names, &n, &allocated, v) < 0)
+                                return -ENOMEM;
+                }
+        }
+        close = suggest_closest(name, (const char * const *) names, n);
+        if (close && !(*ret = strdup(close)))
+                return -ENOMEM;
         return 0;
 }

@@ -59,6 +59,11 @@ static inline void journal_source_freep(JournalSource **s) {
         journal_source_free(*s);
 }
 
+/* Of the unit names the journal holds (the values of UNIT= and _SYSTEMD_UNIT=), the one a mistyped name is closest
+ * to (suggest.h), in *ret, or NULL. Returns 0 or -ENOMEM. For "did you mean": the scan has read only the units
+ * asked for, so this asks the journal's field index. */
+int journal_source_closest_unit(JournalSource *s, const char *name, char **ret);
+
 /* Enumerates boots (sd_journal_query_unique on _BOOT_ID) and orders them by their first entry. */
 int journal_source_list_boots(JournalSource *s);
 

@@ -539,6 +539,18 @@ int stats_sample_count(StatsSample *s, unsigned boots_started, const StatsOption
         s->n_units = n;
         if (!o->units)
                 qsort_safe(s->units, n, sizeof(UnitStats), unit_name_cmp);
+        /* a unit asked for that the journal has no record of at all: perhaps mistyped */
+        for (size_t i = 0; o->units && i < n; i++) {
+                _cleanup_(freep) char *close = NULL;
+                if (s->units[i].index >= 0)
+                        continue;
+                if ((r = journal_source_closest_unit(s->source, s->units[i].unit, &close)) < 0)
+                        return r;
+                if (close && (r = diag_add(&s->diags, DIAG_WARNING, NULL, 0,
+                                           "%s: no record of %s in the journal; did you mean %s?", s->label,
+                                           s->units[i].unit, close)) < 0)
+                        return r;
+        }
         for (size_t i = 0; i < n; i++) {
                 s->units[i].p_vs_rest = s->units[i].p_vs_rest_holm = NAN;
                 if ((r = count_unit(s, &s->units[i], o, -1)) < 0)
