@@ -19,12 +19,14 @@
 static const char lint_help[] =
         "Usage: bootrace lint [--root=DIR] [--target=NAME|--systemd=N] [--profile=NAME]\n"
         "                     [--format=text|json|sarif|junit] [--fail-on=error|warning|info]\n"
-        "                     [--suppressions=FILE] [PATH...]\n\n"
+        "                     [--suppressions=FILE] [--stdin-name=UNIT] [PATH...]\n\n"
         "Check unit files for boot-ordering races judged for one systemd version. A PATH is a unit file, a\n"
         "directory laid out as a unit directory (e.g. debian/tmp/lib/systemd/system), a Debian package (.deb,\n"
-        "read in memory) or an unpacked package tree (debian/tmp, debian/foo: their unit and tmpfiles.d\n"
-        "directories); they are searched before the root (or the embedded model of the target version when\n"
-        "there is no --root). Findings are reported for the units given (PACKAGE:PATH:LINE for packages);\n"
+        "read in memory), an unpacked package tree (debian/tmp, debian/foo: their unit and tmpfiles.d\n"
+        "directories), a source package's debian/ directory or a file in it (read as debhelper installs\n"
+        "them: debian/foo.bar.service is bar.service), or - for a unit file on standard input; they are\n"
+        "searched before the root (or the embedded model of the target version when there is no --root).\n"
+        "Findings are reported for the units given (PACKAGE:PATH:LINE for packages);\n"
         "without PATH, for every unit of --root. --target may be given several times: each is judged and\n"
         "reported on its own, and the exit status is the worst.\n\n"
         "  --profile=NAME        what a default installation of the --target release adds to the boot\n"
@@ -32,6 +34,7 @@ static const char lint_help[] =
         "                        networkd, RHEL's NetworkManager and firewalld; cloud: and cloud-init;\n"
         "                        desktop: NetworkManager; minimal: systemd's units only). Not with --root\n"
         "  --suppressions=FILE   lines \"UNIT: CHECK  # reason\" (UNIT may be *) to accept findings\n"
+        "  --stdin-name=UNIT     the name of the unit file read from - (default stdin.service)\n"
         "  --transaction=UNIT    the boot target whose transaction is checked for cycles (default.target)\n\n"
         "Exit status: 0 nothing at or above --fail-on (default warning), 1 findings, 2 usage or input error\n"
         "(also: a PATH or --root without unit files, a unit that cannot be loaded, any error printed).\n"
@@ -41,24 +44,31 @@ enum {
         ARG_SUPPRESSIONS = ARG_VERB_BASE,
         ARG_TRANSACTION,
         ARG_PROFILE,
+        ARG_STDIN_NAME,
 };
 
 typedef struct LintArgs {
         char *suppressions;
         char *transaction;
         char *profile;
+        char *stdin_name;
 } LintArgs;
 
 static int lint_option(int c, const char *arg, void *userdata) {
         LintArgs *a = userdata;
         char **p = c == ARG_SUPPRESSIONS ? &a->suppressions : c == ARG_TRANSACTION ? &a->transaction
                    : c == ARG_PROFILE                                     ? &a->profile
+                   : c == ARG_STDIN_NAME                                  ? &a->stdin_name
                                                                           : NULL;
 
         if (!p)
                 return -EINVAL;
         if (c == ARG_TRANSACTION && !unit_name_is_valid(arg, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE)) {
                 log_error("--transaction=%s: not a unit name", arg);
+                return -EINVAL;
+        }
+        if (c == ARG_STDIN_NAME && !unit_name_is_valid(arg, UNIT_NAME_ANY)) {
+                log_error("--stdin-name=%s: not a unit file name (NAME.service, NAME.socket, ...)", arg);
                 return -EINVAL;
         }
         free(*p);
@@ -81,20 +91,65 @@ static int input_error(DiagList *input, const char *file, const char *fmt, ...) 
         return -EINVAL;
 }
 
-/* A .deb or an unpacked package tree goes into pkgs: 1 taken, 0 not a package, <0 error. What was refused in
- * it is said here, once (these are no findings). */
-static int collect_package(const char *arg, const struct stat *st, PackageSet *pkgs, DiagList *input,
-                           bool *said_error) {
-        _cleanup_(diag_list_done) DiagList diags = {};
+/* - : the unit file on standard input, into pkgs as stdin_name. */
+static int add_stdin(PackageSet *pkgs, const char *stdin_name, DiagList *diags) {
+        _cleanup_(freep) char *data = NULL;
+        size_t size;
+        int r = read_full_stream(STDIN_FILENO, PACKAGE_MEMBER_MAX, &data, &size);
+
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0) {
+                (void) diag_add(diags, DIAG_ERROR, "<stdin>", 0, "cannot read: %s",
+                                r == -EFBIG ? "more than 4 MiB, too large to be a unit file" : strerror(-r));
+                return r;
+        }
+        if (size == 0) {
+                /* an empty unit file is a mask: nothing to judge, and surely not what was meant */
+                (void) diag_add(diags, DIAG_ERROR, "<stdin>", 0, "empty: give a unit file on standard input");
+                return -ENODATA;
+        }
+        return package_set_add_data(pkgs, "<stdin>", stdin_name ? stdin_name : "stdin.service", data, size, diags);
+}
+
+/* How a PATH is read as a package: a .deb, an unpacked package tree, a source package's debian/ directory, a file
+ * of one that debhelper installs under another name, standard input. */
+static int add_package(const char *arg, const struct stat *st, const char *stdin_name, PackageSet *pkgs,
+                       DiagList *diags) {
+        _cleanup_(freep) char *dir = NULL;
         int r;
 
-        if (S_ISDIR(st->st_mode) ? package_dir_is_tree(arg) <= 0 : package_file_is_deb(arg) <= 0)
+        if (streq(arg, "-"))
+                return add_stdin(pkgs, stdin_name, diags);
+        if (S_ISDIR(st->st_mode) && package_dir_is_debian(arg) > 0)
+                return package_set_add_debian(pkgs, arg, NULL, diags);
+        if (S_ISDIR(st->st_mode))
+                return package_dir_is_tree(arg) > 0 ? package_set_add_tree(pkgs, arg, diags) : 0;
+        if (package_file_is_deb(arg) > 0)
+                return package_set_add_deb(pkgs, arg, diags);
+        r = package_debian_file_renamed(arg, &dir);
+        if (r <= 0)
+                return r;
+        return package_set_add_debian(pkgs, dir, path_basename(arg), diags);
+}
+
+/* A .deb, an unpacked package tree, debian/ and its files, standard input go into pkgs: 1 taken, 0 not a package,
+ * <0 error. What was refused in it is said here, once (these are no findings). */
+static int collect_package(const char *arg, const struct stat *st, const char *stdin_name, PackageSet *pkgs,
+                           DiagList *input, bool *said_error) {
+        _cleanup_(diag_list_done) DiagList diags = {};
+        size_t before = pkgs->n_packages;
+        int r;
+
+        r = add_package(arg, st, stdin_name, pkgs, &diags);
+        if (r == 0 && pkgs->n_packages == before)
                 return 0;
-        r = S_ISDIR(st->st_mode) ? package_set_add_tree(pkgs, arg, &diags) : package_set_add_deb(pkgs, arg, &diags);
         diag_list_print(&diags, stderr, DIAG_NOTICE);
         *said_error = *said_error || diag_count(&diags, DIAG_ERROR) > 0;
         if (diag_list_copy(input, &diags, DIAG_ERROR) < 0)
                 return -ENOMEM;
+        if (r < 0 && diag_count(&diags, DIAG_ERROR) > 0)
+                return r == -ENOMEM ? r : -EINVAL; /* said above, and in input */
         if (r < 0) {
                 log_error("%s: cannot read the package: %s", arg, strerror(-r));
                 return r == -ENOMEM ? r : input_error(input, arg, "cannot read the package: %s", strerror(-r));
@@ -104,18 +159,18 @@ static int collect_package(const char *arg, const struct stat *st, PackageSet *p
 
 /* The PATHs: names to lint, directories to search first, packages. Returns 0, -ENOMEM, or another <0 after
  * printing the error and recording it in input. */
-static int collect_args(int argc, char *argv[], int first, char ***names, char ***extra, PackageSet *pkgs,
-                        DiagList *input, bool *said_error) {
+static int collect_args(int argc, char *argv[], int first, const char *stdin_name, char ***names, char ***extra,
+                        PackageSet *pkgs, DiagList *input, bool *said_error) {
         for (int i = first; i < argc; i++) {
-                struct stat st;
+                struct stat st = {};
                 int r;
 
-                if (stat(argv[i], &st) < 0) {
+                if (!streq(argv[i], "-") && stat(argv[i], &st) < 0) {
                         r = errno;
                         log_error("%s: %s", argv[i], strerror(r));
                         return input_error(input, argv[i], "%s", strerror(r));
                 }
-                r = collect_package(argv[i], &st, pkgs, input, said_error);
+                r = collect_package(argv[i], &st, stdin_name, pkgs, input, said_error);
                 if (r < 0)
                         return r;
                 if (r > 0)
@@ -163,6 +218,8 @@ static int collect_packages(PackageSet *pkgs, const Root *root, const FeatureSet
                 }
                 for (size_t i = 0; i < pkgs->n_packages && !quiet; i++) {
                         const Package *p = &pkgs->packages[i];
+                        if (p->data) /* standard input: the one file it is */
+                                continue;
                         fprintf(stderr, "%s: %s%s%s%s%s%s%s: %u unit and tmpfiles.d entr%s read\n", p->file,
                                 p->name ? "package " : "", strempty(p->name), p->version ? " " : "",
                                 strempty(p->version), p->architecture ? " (" : "", strempty(p->architecture),
@@ -395,6 +452,7 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
                 { "suppressions", required_argument, NULL, ARG_SUPPRESSIONS },
                 { "transaction", required_argument, NULL, ARG_TRANSACTION },
                 { "profile", required_argument, NULL, ARG_PROFILE },
+                { "stdin-name", required_argument, NULL, ARG_STDIN_NAME },
                 {},
         };
         _cleanup_(root_freep) Root *root = NULL;
@@ -403,7 +461,7 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
         _cleanup_(diag_list_done) DiagList diags = {}, input = {};
         _cleanup_(suppression_file_done) SuppressionFile supp = {};
         _cleanup_(package_set_done) PackageSet pkgs = {};
-        _cleanup_(freep) char *anchor = NULL, *profile_name = NULL;
+        _cleanup_(freep) char *anchor = NULL, *profile_name = NULL, *stdin_name = NULL;
         _cleanup_(freep) LintTarget *targets = NULL;
         _cleanup_(freep) ReportRun *runs = NULL;
         _cleanup_(freep) ReportMeta *metas = NULL;
@@ -417,6 +475,7 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
         r = cli_parse(argc, argv, ctx, options, NULL, lint_option, &args, lint_help, &first);
         anchor = args.transaction;
         profile_name = args.profile;
+        stdin_name = args.stdin_name;
         if (r != 0) {
                 free(args.suppressions);
                 return r > 0 ? EXIT_CLEAN : EXIT_ERROR;
@@ -466,7 +525,7 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
                 }
         }
 
-        r = collect_args(argc, argv, first, &names, &extra, &pkgs, &input, &said_error);
+        r = collect_args(argc, argv, first, stdin_name, &names, &extra, &pkgs, &input, &said_error);
         if (r == -ENOMEM) {
                 ret = EXIT_ERROR;
                 goto finish;

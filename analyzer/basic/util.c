@@ -246,6 +246,19 @@ int read_full_fd_stat(int fd, const struct stat *stp, size_t max, char **ret, si
         return 0;
 }
 
+int read_full_stream(int fd, size_t max, char **ret, size_t *ret_size) {
+        struct stat st;
+
+        if (fstat(fd, &st) < 0)
+                return -errno;
+        if (S_ISDIR(st.st_mode))
+                return -EISDIR;
+        /* not a regular file: no size to trust, read until read() says the end */
+        if (!S_ISREG(st.st_mode))
+                st = (struct stat) { .st_mode = S_IFREG };
+        return read_full_fd_stat(fd, &st, max, ret, ret_size);
+}
+
 size_t utf8_first_invalid(const char *s, size_t n, Utf8Flags flags) {
         const unsigned char *p = (const unsigned char *) s;
         size_t i = 0;

@@ -130,6 +130,8 @@ int fd_stat_regular(int fd, struct stat *ret);
 int read_full_fd(int fd, size_t max, char **ret, size_t *ret_size);
 /* read_full_fd() with fstat() of fd already done (st). */
 int read_full_fd_stat(int fd, const struct stat *st, size_t max, char **ret, size_t *ret_size);
+/* read_full_fd() of whatever fd is but a directory (standard input: a pipe, a terminal, /dev/null), to its end. */
+int read_full_stream(int fd, size_t max, char **ret, size_t *ret_size);
 
 typedef enum Utf8Flags {
         /* also refuse U+FDD0..U+FDEF and U+xFFFE/U+xFFFF, as systemd's utf8_is_valid() does */

@@ -152,7 +152,8 @@ int mem_tree_add_dir(MemTree *t, const char *path, const char *origin) {
         return mem_tree_set_origin(t, n, origin);
 }
 
-int mem_tree_add_file(MemTree *t, const char *path, const void *data, size_t size, const char *origin) {
+static int add_file(MemTree *t, const char *path, const void *data, size_t size, const char *origin,
+                    MemNode **ret) {
         _cleanup_(freep) char *copy = malloc(size + 1);
         MemNode *n = NULL;
         int r;
@@ -168,7 +169,23 @@ int mem_tree_add_file(MemTree *t, const char *path, const void *data, size_t siz
         n->data = TAKE_PTR(copy);
         n->size = size;
         t->bytes += size;
+        *ret = n;
         return mem_tree_set_origin(t, n, origin);
+}
+
+int mem_tree_add_file(MemTree *t, const char *path, const void *data, size_t size, const char *origin) {
+        MemNode *n;
+        return add_file(t, path, data, size, origin, &n);
+}
+
+int mem_tree_add_file_shown(MemTree *t, const char *path, const void *data, size_t size, const char *origin,
+                            const char *shown) {
+        MemNode *n;
+        int r = add_file(t, path, data, size, origin, &n);
+
+        if (r < 0)
+                return r;
+        return intern_origin(t, shown, &n->shown);
 }
 
 int mem_tree_add_symlink(MemTree *t, const char *path, const char *target, const char *origin) {

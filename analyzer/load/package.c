@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "basic/unit-name.h"
+#include "load/dh-names.h"
 #include "load/package.h"
 #include "load/search-path.h"
 
@@ -717,6 +718,183 @@ int package_set_add_tree(PackageSet *s, const char *dir, DiagList *diags) {
                         return k;
         }
         return copy_wanted(s, p, r, &wanted, diags);
+}
+
+/* ---- a source package's debian/ directory, standard input */
+
+int package_dir_is_debian(const char *dir) {
+        _cleanup_(freep) char *clean = path_simplify_dup(dir), *control = NULL;
+        struct stat st;
+
+        if (!clean || !streq(path_basename(clean), "debian"))
+                return 0;
+        control = path_join(clean, "control");
+        return control && stat(control, &st) >= 0 && S_ISREG(st.st_mode);
+}
+
+static int debian_packages(const char *dir, char ***ret) {
+        _cleanup_(freep) char *control = path_join(dir, "control"), *text = NULL;
+        _cleanup_(closep) int fd = -EBADF;
+        size_t size;
+        int k;
+
+        if (!control)
+                return -ENOMEM;
+        fd = open(control, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        k = fd < 0 ? -errno : read_full_fd(fd, 1u << 20, &text, &size);
+        return k < 0 ? k : dh_control_packages(text, size, ret);
+}
+
+int package_debian_file_renamed(const char *path, char **ret_dir) {
+        _cleanup_(freep) char *clean = path_simplify_dup(path), *dir = NULL, *name = NULL, *how = NULL;
+        _cleanup_(strv_freep) char **packages = NULL;
+        const char *base;
+        int kind;
+
+        *ret_dir = NULL;
+        if (!clean)
+                return -ENOMEM;
+        base = path_basename(clean);
+        dir = base > clean + 1 ? strndup_safe(clean, (size_t) (base - clean - 1)) : strdup(".");
+        if (!dir)
+                return -ENOMEM;
+        if (package_dir_is_debian(dir) <= 0)
+                return 0;
+        kind = debian_packages(dir, &packages);
+        if (kind == -ENOMEM)
+                return kind;
+        if (kind < 0)
+                return 0; /* said when the directory is read as a whole; here it is just a file */
+        kind = dh_install_name(packages, base, &name, &how);
+        if (kind <= 0)
+                return kind;
+        if (kind == DH_FILE_UNIT && streq(name, base))
+                return 0;
+        *ret_dir = TAKE_PTR(dir);
+        return 1;
+}
+
+/* One file of debian/: read, then kept at the path debhelper installs it to. */
+static int add_debian_file(PackageSet *s, Package *p, const char *dir, char * const *packages, const char *base,
+                           DiagList *diags) {
+        _cleanup_(freep) char *name = NULL, *how = NULL, *file = NULL, *path = NULL, *data = NULL;
+        _cleanup_(closep) int fd = -EBADF;
+        struct stat st;
+        size_t size;
+        int kind, r;
+
+        kind = dh_install_name(packages, base, &name, &how);
+        if (kind < 0)
+                return kind;
+        if (kind == DH_FILE_NONE) {
+                if (!unit_name_is_valid(base, UNIT_NAME_PLAIN | UNIT_NAME_TEMPLATE))
+                        return 0; /* changelog, rules, foo.postinst, ... */
+                kind = DH_FILE_UNIT;
+                if (!(name = strdup(base)))
+                        return -ENOMEM;
+        }
+        file = path_join(dir, base);
+        path = kind == DH_FILE_UNIT ? path_join("lib/systemd/system", name) : path_join("usr/lib/tmpfiles.d", name);
+        if (!file || !path)
+                return -ENOMEM;
+        fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+        if (fd < 0)
+                return errno == ENOMEM ? -ENOMEM :
+                       diag_add(diags, DIAG_WARNING, file, 0, "cannot read: %s: ignored",
+                                errno == ELOOP ? "a symlink (debhelper installs files)" : strerror(errno));
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+                return diag_add(diags, DIAG_WARNING, file, 0, "not a regular file: ignored");
+        r = read_full_fd_stat(fd, &st, PACKAGE_MEMBER_MAX, &data, &size);
+        if (r == -ENOMEM)
+                return r;
+        if (r < 0)
+                return diag_add(diags, DIAG_WARNING, file, 0, "cannot read: %s: ignored", strerror(-r));
+        r = mem_tree_add_file_shown(s->tree, path, data, size, p->origin, file);
+        if (r == -EEXIST)
+                return diag_add(diags, DIAG_WARNING, file, 0,
+                                "debhelper installs an earlier file of this directory as %s: this one is ignored", name);
+        if (r >= 0 && how &&
+            diag_add(diags, DIAG_NOTICE, file, 0, "read as %s (%s)", name, how) < 0)
+                return -ENOMEM;
+        return added(s, p, path, r, diags);
+}
+
+/* debhelper's pkgfile() looks for debian/P.T before the main package's debian/T: the files named so come first
+ * (a second file for the same name is then the one ignored) */
+static int debian_order(const void *a, const void *b) {
+        const char *x = *(const char * const *) a, *y = *(const char * const *) b;
+        bool xd = strchr(x, '.') != NULL, yd = strchr(y, '.') != NULL;
+
+        if (xd != yd)
+                return xd ? -1 : 1;
+        return strcmp(x, y);
+}
+
+int package_set_add_debian(PackageSet *s, const char *dir, const char *only, DiagList *diags) {
+        _cleanup_(freep) char *clean = NULL, *control = NULL;
+        _cleanup_(strv_freep) char **packages = NULL, **names = NULL;
+        _cleanup_(root_freep) Root *r = NULL;
+        Package *p;
+        int k;
+
+        k = ensure_tree(s);
+        if (k < 0)
+                return k;
+        clean = path_simplify_dup(dir);
+        control = clean ? path_join(clean, "control") : NULL;
+        if (!control)
+                return -ENOMEM;
+        k = new_package(s, clean, true, &p);
+        if (k < 0)
+                return k;
+        k = debian_packages(clean, &packages);
+        if (k < 0) {
+                (void) diag_add(diags, DIAG_ERROR, control, 0, "%s",
+                                k == -EBADMSG ? "no binary package (no \"Package:\" field): not a debian/control" :
+                                                strerror(-k));
+                return k == -ENOMEM ? k : -EBADMSG;
+        }
+        p->debian = true;
+        if (!(p->name = strdup(packages[0])))
+                return -ENOMEM;
+        if (only)
+                return add_debian_file(s, p, clean, packages, only, diags);
+        k = root_open(clean, &r);
+        if (k >= 0)
+                k = root_list_dir(r, "/", &names);
+        if (k < 0) {
+                (void) diag_add(diags, DIAG_ERROR, clean, 0, "cannot list: %s", strerror(-k));
+                return k;
+        }
+        qsort_safe(names, strv_length(names), sizeof(char *), debian_order);
+        STRV_FOREACH(n, names) {
+                k = add_debian_file(s, p, clean, packages, *n, diags);
+                if (k < 0)
+                        return k;
+        }
+        return 0;
+}
+
+int package_set_add_data(PackageSet *s, const char *shown, const char *name, const void *data, size_t size,
+                         DiagList *diags) {
+        _cleanup_(freep) char *path = NULL;
+        Package *p;
+        int k;
+
+        k = ensure_tree(s);
+        if (k < 0)
+                return k;
+        k = new_package(s, shown, false, &p);
+        if (k < 0)
+                return k;
+        p->data = true;
+        path = path_join("lib/systemd/system", name);
+        if (!path)
+                return -ENOMEM;
+        if (size > PACKAGE_MEMBER_MAX)
+                return diag_add(diags, DIAG_ERROR, shown, 0, "more than %u MiB: refused", PACKAGE_MEMBER_MAX >> 20),
+                       -E2BIG;
+        return added(s, p, path, mem_tree_add_file_shown(s->tree, path, data, size, p->origin, shown), diags);
 }
 
 int package_set_root(PackageSet *s, const Root **ret) {

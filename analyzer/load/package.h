@@ -25,6 +25,8 @@ typedef struct Package {
         char *origin;        /* display prefix of its paths: "FILE:" for an archive, "DIR/" for a tree */
         char *name, *version, *architecture; /* from the control file; NULL when there is none (a tree) */
         bool tree;
+        bool data;           /* one file given as bytes (standard input), no package */
+        bool debian;         /* a source package's debian/ directory (tree is set too) */
         unsigned n_kept;     /* files and symlinks kept */
 } Package;
 
@@ -48,6 +50,20 @@ int package_dir_is_tree(const char *dir);
  * exceeded (a diagnostic names the file), other -errno for I/O errors. */
 int package_set_add_deb(PackageSet *s, const char *path, DiagList *diags);
 int package_set_add_tree(PackageSet *s, const char *dir, DiagList *diags);
+/* Is dir a source package's debian/ directory (named "debian", with a control file)? 1 yes, 0 no. */
+int package_dir_is_debian(const char *dir);
+/* The unit and tmpfiles.d files of a source package's debian/ directory, as debhelper installs them
+ * (dh-names.h): debian/foo.bar.service is read as bar.service, and shown as itself. only: just that file of dir
+ * (a name in it), or NULL for all. A file debhelper does not install but with a unit name is read under its own
+ * name (a debian/PKG.install may put it anywhere). A renamed file is a notice in diags. */
+int package_set_add_debian(PackageSet *s, const char *dir, const char *only, DiagList *diags);
+/* Is path a file of a debian/ directory (package_dir_is_debian()) that debhelper installs under another name than
+ * its own (debian/foo.bar.service, the main package's debian/service) or into tmpfiles.d? 1 with *ret_dir (its
+ * directory, to give package_set_add_debian()), 0 no, -ENOMEM. */
+int package_debian_file_renamed(const char *path, char **ret_dir);
+/* size bytes of data as the unit file name, shown as shown (standard input: "<stdin>"). */
+int package_set_add_data(PackageSet *s, const char *shown, const char *name, const void *data, size_t size,
+                         DiagList *diags);
 
 /* The root over everything added (built on the first call, then the same; nothing may be added after). */
 int package_set_root(PackageSet *s, const Root **ret);

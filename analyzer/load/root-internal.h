@@ -20,6 +20,9 @@ struct MemNode {
         size_t size;
         char *target;       /* symlinks */
         const char *origin; /* interned in MemTree.origins */
+        const char *shown;  /* the whole path shown for this entry in place of origin + its path (a file read
+                             * under another name: dh_installsystemd's debian/PKG.NAME.service, standard input);
+                             * interned in MemTree.origins, or NULL */
 };
 
 struct MemTree {

@@ -496,6 +496,8 @@ char *root_display_path(const Root *r, const char *path) {
                         (void) path_cut_last(p);
                 if (!p)
                         return NULL;
+                if (n && n->shown && streq(p, path))
+                        return strdup(n->shown);
                 while (n && !n->origin)
                         n = n->parent;
                 return strjoin(n ? n->origin : r->path, rel);

@@ -47,6 +47,10 @@ static inline void mem_tree_freep(MemTree **t) {
 int mem_tree_add_dir(MemTree *t, const char *path, const char *origin);
 int mem_tree_add_file(MemTree *t, const char *path, const void *data, size_t size, const char *origin);
 int mem_tree_add_symlink(MemTree *t, const char *path, const char *target, const char *origin);
+/* A file that root_display_path() shows as shown itself (not origin + path): what the tree holds under one name
+ * and the user knows under another (debian/foo.bar.service installed as bar.service, "<stdin>"). */
+int mem_tree_add_file_shown(MemTree *t, const char *path, const void *data, size_t size, const char *origin,
+                            const char *shown);
 /* The bytes of the regular file at path, following nothing (borrowed, NUL-terminated). -ENOENT, or -EBADFD when
  * the entry is no regular file. */
 int mem_tree_read(const MemTree *t, const char *path, const char **ret_data, size_t *ret_size);

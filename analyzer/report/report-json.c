@@ -92,7 +92,7 @@ static void packages(JsonWriter *w, const ReportMeta *m) {
                 const Package *p = &m->packages->packages[i];
                 json_begin_object(w);
                 json_kv_string(w, "file", p->file);
-                json_kv_string(w, "kind", p->tree ? "tree" : "deb");
+                json_kv_string(w, "kind", p->data ? "stdin" : p->debian ? "debian" : p->tree ? "tree" : "deb");
                 kv_string_or_null(w, "package", p->name);
                 kv_string_or_null(w, "version", p->version);
                 kv_string_or_null(w, "architecture", p->architecture);

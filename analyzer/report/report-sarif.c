@@ -70,7 +70,7 @@ static ssize_t package_of(const PackageSet *ps, const char *p, size_t *ret_skip)
                 _cleanup_(freep) char *d = NULL;
                 size_t n;
 
-                if (k->tree || !k->file)
+                if (k->tree || k->data || !k->file)
                         continue;
                 if (!(d = package_display(k)))
                         return -1;
@@ -142,7 +142,7 @@ static void uri_base_ids(JsonWriter *w, const ReportMeta *m) {
                 _cleanup_(freep) char *uri = NULL, *dir = NULL, *what = NULL, *file = NULL;
                 char base[32];
 
-                if (p->tree || !p->file)
+                if (p->tree || p->data || !p->file)
                         continue;
                 if (!(file = package_display(p)))
                         continue;
