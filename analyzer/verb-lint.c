@@ -100,8 +100,12 @@ static int add_stdin(PackageSet *pkgs, const char *stdin_name, DiagList *diags) 
         if (r == -ENOMEM)
                 return r;
         if (r < 0) {
-                (void) diag_add(diags, DIAG_ERROR, "<stdin>", 0, "cannot read: %s",
-                                r == -EFBIG ? "more than 4 MiB, too large to be a unit file" : strerror(-r));
+                if (r == -EFBIG)
+                        (void) diag_add(diags, DIAG_ERROR, "<stdin>", 0,
+                                        "cannot read: more than %u MiB, too large to be a unit file",
+                                        PACKAGE_MEMBER_MAX >> 20);
+                else
+                        (void) diag_add(diags, DIAG_ERROR, "<stdin>", 0, "cannot read: %s", strerror(-r));
                 return r;
         }
         if (size == 0) {

@@ -150,9 +150,14 @@ static int ensure_tree(PackageSet *s) {
         return s->tree ? 0 : mem_tree_new(&s->tree);
 }
 
+/* A new package in s, its tree made on the first one (nothing may be added after package_set_root()). */
 static int new_package(PackageSet *s, const char *file, bool tree, Package **ret) {
-        Package *n = realloc(s->packages, (s->n_packages + 1) * sizeof(Package));
+        Package *n;
+        int r = ensure_tree(s);
 
+        if (r < 0)
+                return r;
+        n = realloc(s->packages, (s->n_packages + 1) * sizeof(Package));
         if (!n)
                 return -ENOMEM;
         s->packages = n;
@@ -491,9 +496,6 @@ int package_set_add_deb(PackageSet *s, const char *path, DiagList *diags) {
         size_t errors = diag_count(diags, DIAG_ERROR);
         int r, k;
 
-        r = ensure_tree(s);
-        if (r < 0)
-                return r;
         r = new_package(s, path, false, &p);
         if (r < 0)
                 return r;
@@ -635,6 +637,13 @@ static int copy_tree(PackageSet *s, Package *p, const Root *r, const char *path,
         return 0;
 }
 
+/* A new package of the directory dir (an unpacked tree, a debian/ directory): its file is dir simplified. */
+static int new_tree_package(PackageSet *s, const char *dir, Package **ret) {
+        _cleanup_(freep) char *clean = path_simplify_dup(dir);
+
+        return clean ? new_package(s, clean, true, ret) : -ENOMEM;
+}
+
 /* What the kept symlinks of a tree point at elsewhere in it (files, and symlinks followed on). */
 static int copy_wanted(PackageSet *s, Package *p, const Root *r, char ***wanted, DiagList *diags) {
         for (unsigned pass = 0; *wanted && pass < LINK_PASSES_MAX; pass++) {
@@ -671,17 +680,10 @@ static int copy_wanted(PackageSet *s, Package *p, const Root *r, char ***wanted,
 int package_set_add_tree(PackageSet *s, const char *dir, DiagList *diags) {
         _cleanup_(strv_freep) char **wanted = NULL;
         _cleanup_(root_freep) Root *r = NULL;
-        _cleanup_(freep) char *clean = NULL;
         Package *p;
         int k;
 
-        k = ensure_tree(s);
-        if (k < 0)
-                return k;
-        clean = path_simplify_dup(dir);
-        if (!clean)
-                return -ENOMEM;
-        k = new_package(s, clean, true, &p);
+        k = new_tree_package(s, dir, &p);
         if (k < 0)
                 return k;
         k = root_open(dir, &r);
@@ -831,22 +833,20 @@ static int debian_order(const void *a, const void *b) {
 }
 
 int package_set_add_debian(PackageSet *s, const char *dir, const char *only, DiagList *diags) {
-        _cleanup_(freep) char *clean = NULL, *control = NULL;
+        _cleanup_(freep) char *control = NULL;
         _cleanup_(strv_freep) char **packages = NULL, **names = NULL;
         _cleanup_(root_freep) Root *r = NULL;
+        const char *clean;
         Package *p;
         int k;
 
-        k = ensure_tree(s);
+        k = new_tree_package(s, dir, &p);
         if (k < 0)
                 return k;
-        clean = path_simplify_dup(dir);
-        control = clean ? path_join(clean, "control") : NULL;
+        clean = p->file;
+        control = path_join(clean, "control");
         if (!control)
                 return -ENOMEM;
-        k = new_package(s, clean, true, &p);
-        if (k < 0)
-                return k;
         k = debian_packages(clean, &packages);
         if (k < 0) {
                 (void) diag_add(diags, DIAG_ERROR, control, 0, "%s",
@@ -881,9 +881,6 @@ int package_set_add_data(PackageSet *s, const char *shown, const char *name, con
         Package *p;
         int k;
 
-        k = ensure_tree(s);
-        if (k < 0)
-                return k;
         k = new_package(s, shown, false, &p);
         if (k < 0)
                 return k;
