@@ -129,7 +129,8 @@ static int add_package(const char *arg, const struct stat *st, const char *stdin
                 return package_set_add_debian(pkgs, arg, NULL, diags);
         if (S_ISDIR(st->st_mode))
                 return package_dir_is_tree(arg) > 0 ? package_set_add_tree(pkgs, arg, diags) : 0;
-        if (package_file_is_deb(arg) > 0)
+        /* a file named .deb is read as one, so a damaged package is said to be one, not a bad unit name */
+        if (package_file_is_deb(arg) > 0 || (S_ISREG(st->st_mode) && endswith(arg, ".deb")))
                 return package_set_add_deb(pkgs, arg, diags);
         r = package_debian_file_renamed(arg, &dir);
         if (r <= 0)

@@ -156,8 +156,19 @@ hostile_members() {
 }
 
 not_a_package() {
+        # said as a package that is damaged, not as a unit file with a bad name
         echo "not a package" > "$TMP/x.deb"
-        expect_exit 2 lint_in_tmp x.deb
+        expect_exit 2 lint_in_tmp x.deb 2> "$TMP/x.err" || return 1
+        grep -q 'x.deb: error: not a Debian package (an ar archive)' "$TMP/x.err" || { cat "$TMP/x.err"; return 1; }
+        ! grep -q 'not a valid unit file name' "$TMP/x.err"
+}
+
+damaged_sarif() {
+        # the failure is in the report itself: SARIF's invocation names it
+        expect_exit 2 lint_in_tmp --target=ubuntu-xenial --format=sarif cut.deb > "$TMP/cut.sarif" 2> /dev/null &&
+                jq -e '.runs[0].invocations[0] | .executionSuccessful == false and
+                        any(.toolExecutionNotifications[]; .level == "error" and
+                            (.message.text | test("Truncated|damaged")))' "$TMP/cut.sarif" > /dev/null
 }
 
 test_expect "a package tree with units, a drop-in, a .wants/ link and tmpfiles.d" make_tree
@@ -174,6 +185,11 @@ else
 fi
 test_expect "SARIF: members as URIs against the package's base, related locations, fixes, markdown" sarif_uri
 test_expect "a package cut short is an input error" damaged
+if command -v jq > /dev/null || [ "${CI:-}" = true ]; then
+        test_expect "SARIF of a package cut short names the failure" damaged_sarif
+else
+        test_skip "SARIF of a package cut short names the failure" "jq not installed"
+fi
 if command -v ar > /dev/null; then
         test_expect "hostile members are refused, nothing outside the package is read" hostile_members
 else

@@ -507,7 +507,7 @@ int package_set_add_deb(PackageSet *s, const char *path, DiagList *diags) {
                 return -ENOMEM;
         if (archive_read_open_filename(a, path, 64 * 1024) != ARCHIVE_OK) {
                 int err = archive_errno(a);
-                (void) diag_member(diags, DIAG_ERROR, p, NULL, "cannot open: %s",
+                (void) diag_member(diags, DIAG_ERROR, p, NULL, "not a Debian package (an ar archive): %s",
                                    archive_error_string(a) ?: strerror(err));
                 return err > 0 ? -err : -EBADMSG;
         }
