@@ -81,8 +81,7 @@ int check_ordering_cycle(const LintContext *c, ModelUnit *u, FindingList *out) {
         if (!c->transaction || c->n_cycles == 0)
                 return 0;
         mine = calloc(c->n_cycles, sizeof(const Cycle *));
-        victim = calloc(graph_node_count(g) + 1, 1);
-        if (!mine || !victim)
+        if (!mine)
                 return -ENOMEM;
         for (size_t i = 0; i < c->n_cycles; i++) {
                 const Cycle *cy = &c->cycles[i];
@@ -91,11 +90,16 @@ int check_ordering_cycle(const LintContext *c, ModelUnit *u, FindingList *out) {
                 if (!cycle_has(cy, u->node) || !cycle_closed_by(c, cy, u->node, &e) ||
                     check_cycle_of_sandbox(c, u, cy))
                         continue;
+                /* a bitmap over the graph's nodes: made for the units on a cycle only (per unit, it was quadratic) */
+                if (!victim && !(victim = calloc(graph_node_count(g) + 1, 1)))
+                        return -ENOMEM;
                 mine[n++] = cy;
                 unfixable = unfixable || cy->n_victims == 0;
                 for (size_t v = 0; v < cy->n_victims; v++)
-                        if (!victim[cy->victims[v]]++)
+                        if (!victim[cy->victims[v]]) { /* a flag: a count would wrap at 256 cycles */
+                                victim[cy->victims[v]] = 1;
                                 n_victims++;
+                        }
                 /* the line of the shortest cycle's edge is where the finding points */
                 if (e != UINT32_MAX && cy->n < best) {
                         best = cy->n;

@@ -9,17 +9,16 @@
 
 #define CYCLES_LISTED 10
 
-/* The transaction's cycles through edge: their list, victims and the unit's own file line closing the shortest
+/* The transaction's cycles through edge: their list, victims (a bitmap over the graph's nodes, made only when a
+ * cycle goes through the edge: most edges are on none) and the unit's own file line closing the shortest
  * (*ret_edge, UINT32_MAX when none). Returns how many, or -ENOMEM. */
 static int cycles_through(const LintContext *c, const ModelUnit *u, uint32_t edge, const Cycle ***ret,
-                          uint8_t *victim, size_t *ret_n_victims, bool *ret_unfixable, uint32_t *ret_edge) {
+                          uint8_t **ret_victim, size_t *ret_n_victims, bool *ret_unfixable, uint32_t *ret_edge) {
         const Graph *g = model_graph(c->model);
         _cleanup_(freep) const Cycle **list = NULL;
+        _cleanup_(freep) uint8_t *victim = NULL;
         size_t n = 0, best = SIZE_MAX;
 
-        list = calloc(c->n_cycles + 1, sizeof(const Cycle *));
-        if (!list)
-                return -ENOMEM;
         *ret_edge = UINT32_MAX;
         for (size_t i = 0; i < c->n_cycles; i++) {
                 const Cycle *cy = &c->cycles[i];
@@ -29,11 +28,17 @@ static int cycles_through(const LintContext *c, const ModelUnit *u, uint32_t edg
                         through = cy->edges[k] == edge;
                 if (!through)
                         continue;
+                if (!list && !(list = calloc(c->n_cycles + 1, sizeof(const Cycle *))))
+                        return -ENOMEM;
+                if (!victim && !(victim = calloc(graph_node_count(g) + 1, 1)))
+                        return -ENOMEM;
                 list[n++] = cy;
                 *ret_unfixable = *ret_unfixable || cy->n_victims == 0;
                 for (size_t v = 0; v < cy->n_victims; v++)
-                        if (!victim[cy->victims[v]]++)
+                        if (!victim[cy->victims[v]]) { /* a flag: a count would wrap at 256 cycles */
+                                victim[cy->victims[v]] = 1;
                                 (*ret_n_victims)++;
+                        }
                 for (size_t k = 0; k < cy->n; k++) {
                         const GraphEdge *e = graph_edge(g, cy->edges[k]);
                         const Origin *o = graph_origin(g, e->origin);
@@ -45,6 +50,7 @@ static int cycles_through(const LintContext *c, const ModelUnit *u, uint32_t edg
                 }
         }
         *ret = TAKE_PTR(list);
+        *ret_victim = TAKE_PTR(victim);
         return (int) n;
 }
 
@@ -62,10 +68,7 @@ static int judge_with_transaction(const LintContext *c, ModelUnit *u, uint32_t i
         Finding *f;
         int n;
 
-        victim = calloc(graph_node_count(g) + 1, 1);
-        if (!victim)
-                return -ENOMEM;
-        n = cycles_through(c, u, id, &list, victim, &n_victims, &unfixable, &closing);
+        n = cycles_through(c, u, id, &list, &victim, &n_victims, &unfixable, &closing);
         if (n <= 0)
                 return n;
         if (closing != UINT32_MAX) {

@@ -38,29 +38,47 @@ static void word_paths_done(WordPaths *p) {
         free(p->dest);
 }
 
-/* Replaces every %n by the unit's name and tpl's {word}/{dest}/{src} by the word's paths (wp may be NULL). */
-static char *expand(const char *tpl, const char *unit, const WordPaths *wp) {
-        _cleanup_(freep) char *buf = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&buf, &len);
+/* The text tpl expands to, written to out (when not NULL); returns its length. */
+static size_t expand_to(const char *tpl, const char *unit, const WordPaths *wp, char *out) {
+        size_t n = 0;
 
-        if (!f)
-                return NULL;
         for (const char *p = tpl; *p; p++) {
+                const char *with = NULL;
                 if (startswith(p, "%n")) {
-                        fputs(unit, f);
+                        with = unit;
                         p++;
                 } else if (wp && (startswith(p, "{word}") || startswith(p, "{dest}"))) {
-                        fputs(wp->dest, f);
+                        with = wp->dest;
                         p += 5;
                 } else if (wp && startswith(p, "{src}")) {
-                        fputs(wp->src, f);
+                        with = wp->src;
                         p += 4;
-                } else
-                        fputc(*p, f);
+                }
+                if (with) {
+                        size_t k = strlen(with);
+                        if (out)
+                                memcpy(out + n, with, k);
+                        n += k;
+                } else {
+                        if (out)
+                                out[n] = *p;
+                        n++;
+                }
         }
-        if (fclose(f) != 0)
+        return n;
+}
+
+/* Replaces every %n by the unit's name and tpl's {word}/{dest}/{src} by the word's paths (wp may be NULL). Measured,
+ * then written: this runs for every path setting of every unit, and a memory stream costs a page to open. */
+static char *expand(const char *tpl, const char *unit, const WordPaths *wp) {
+        _cleanup_(freep) char *buf = NULL;
+        size_t n = expand_to(tpl, unit, wp, NULL);
+
+        buf = malloc(n + 1);
+        if (!buf)
                 return NULL;
+        (void) expand_to(tpl, unit, wp, buf);
+        buf[n] = 0;
         return path_simplify_dup(buf);
 }
 
