@@ -108,6 +108,52 @@ gen_script() {
                 [ "$(grep -c '^<link ' "$TMP/el")" = 3 ] && has 'name="getty@tty1.service"' &&
                 has 'unit="sockets.target" name="systemd-userdbd.socket"' && has 'name="remote-fs.target"'
 }
+# systemctl --root=DIR preset-all over the model's units written out as a tree: the links and aliases it makes in
+# DIR/etc are the element's (the model's own aliases, which it makes again, aside)
+gen_systemctl() {
+        printf '%s\n' 'enable systemd-homed.service' 'enable reboot.target' 'enable remote-*.target' \
+                'enable systemd-oomd.service' > "$TMP/p/20-d.preset"
+        cp "$BOOTRACE_RULES_DIR/base-255.xml" "$TMP/sc.xml"
+        python3 "$GEN" "$TMP/sc.xml" --target=fedora-40 --source=test "$TMP"/p/*.preset &&
+        python3 - "$TMP/sc.xml" "$TMP/scroot" "$TMP/p" <<'PY'
+import html, os, re, shutil, subprocess, sys
+x = open(sys.argv[1], encoding="utf-8").read()
+root, presets = sys.argv[2], sys.argv[3]
+el = re.search(r'<target name="fedora-40".*?</target>', x, re.S).group(0)
+model = re.sub(r'<target name=.*?</target>\n', "", x, flags=re.S)
+ud = root + "/usr/lib/systemd/system"
+for d in (ud, root + "/etc/systemd/system", root + "/usr/lib/systemd/system-preset"):
+    os.makedirs(d)
+for n, t in re.findall(r'<unit name="([^"]*)"[^>]*>\n?(.*?)</unit>', model, re.S):
+    open(os.path.join(ud, html.unescape(n)), "w", encoding="utf-8").write(html.unescape(t))
+for t, u, n in re.findall(r'<link type="(\w+)" unit="([^"]*)" name="([^"]*)"/>', model):
+    d = os.path.join(ud, html.unescape(u) + "." + t.lower())
+    os.makedirs(d, exist_ok=True)
+    os.symlink("../" + re.sub(r"@[^.]+\.", "@.", html.unescape(n)), os.path.join(d, html.unescape(n)))
+aliases = set()
+for n, u in re.findall(r'<alias name="([^"]*)" unit="([^"]*)"/>', model):
+    aliases.add("alias %s %s" % (n, u))
+    if not os.path.lexists(os.path.join(ud, n)):
+        os.symlink(u, os.path.join(ud, n))
+for f in os.listdir(presets):
+    shutil.copy(os.path.join(presets, f), root + "/usr/lib/systemd/system-preset/")
+subprocess.run(["systemctl", "--root=" + root, "preset-all"], check=True, stdout=subprocess.DEVNULL)
+got, es = set(), root + "/etc/systemd/system"
+for d in os.listdir(es):
+    m = re.match(r"^(.+)\.(wants|requires|upholds)$", d)
+    if m:
+        got |= {"link %s %s %s" % (m.group(2).capitalize(), m.group(1), e) for e in os.listdir(os.path.join(es, d))}
+    elif os.path.islink(os.path.join(es, d)):
+        got.add("alias %s %s" % (d, os.path.basename(os.readlink(os.path.join(es, d)))))
+want = {"link %s %s %s" % l for l in re.findall(r'<link type="(\w+)" unit="([^"]*)" name="([^"]*)"/>', el)}
+want |= {"alias %s %s" % l for l in re.findall(r'<alias name="([^"]*)" unit="([^"]*)"/>', el)}
+got -= aliases
+print("# %d links and aliases" % len(want))
+for l in sorted(got ^ want):
+    print("only " + ("systemctl" if l in got else "gen-preset.py") + ": " + l)
+sys.exit(got != want or not want)
+PY
+}
 if command -v python3 > /dev/null; then
         test_expect "gen-preset.py runs on a copy of base-255.xml with three preset files" gen_setup
         test_expect "... the first file by name decides (timesyncd stays disabled)" gen_order
@@ -116,6 +162,12 @@ if command -v python3 > /dev/null; then
         test_expect "... ignore and disable link nothing; a rerun replaces the element" gen_rerun
         test_expect "... the rules load with it and --target=fedora-40 uses it" gen_loads
         test_expect "... --enable-script: the units of its systemctl enable lines, continuations joined" gen_script
+        if command -v systemctl > /dev/null; then
+                test_expect "... what systemctl --root preset-all makes of the same files ($(systemctl --version | head -n 1))" \
+                        gen_systemctl
+        else
+                test_skip "... what systemctl --root preset-all makes of the same files" "no systemctl"
+        fi
 else
         test_skip "gen-preset.py" "no python3"
 fi

@@ -17,14 +17,23 @@ The second form is for Arch, which applies no preset: its systemd.install's post
 for a few units (FILE is that script); the units named there are enabled as the preset "enable" lines would.
 
 What it computes, as systemd's src/shared/install.c does (unit_file_preset_all(), query_presets(),
-pattern_match_multiple_instances(), install_context_apply(); v252..v262 alike):
+pattern_match_multiple_instances(), install_context_apply(), read at v252 and v261.2):
 - the files are read in the order of their names; the first line whose pattern (fnmatch) matches a unit decides;
-  `enable TEMPLATE@.service INST...` names instances; `ignore` leaves the unit alone; no matching line: enable;
+  `enable TEMPLATE@.service INST...` names instances; `ignore` (from v254; older versions skip the line) leaves the unit alone;
+  no matching line: enable;
 - every unit file of the model is asked (aliases and instances are not unit files); an enabled unit gets the
   links of its [Install] section (WantedBy= -> .wants/, RequiredBy= -> .requires/, UpheldBy= -> .upholds/; a
   template its listed instances, or DefaultInstance=, or nothing), its Alias= names, and its Also= units are
   enabled with it whatever their own preset line says;
-- disable lines remove links in /etc only, so the model's static links stay: the element has no <unlink>.
+- disable lines remove links in /etc only, so the model's static links stay: the element has no <unlink>;
+- an Alias= of a template is not instantiated: from v260 getty@.service has Alias=autovt@.service without a static
+  autovt@.service link, so `systemctl enable getty@tty1.service` also makes autovt@tty1.service, which no unit of the
+  boot names (logind starts autovt@ttyN on a VT switch); the element leaves it out.
+Checked against the real thing, systemd 252's systemctl over the model's units written out as a tree DIR:
+`systemctl --root=DIR preset-all` with the fedora-40 and rhel-9 preset files, `systemctl --root=DIR enable` of
+arch's three units, made the same links and aliases as the elements, besides the model's static
+ctrl-alt-del.target alias, which it makes again, and arch's autovt@tty1.service above; tests/t2031 does the same
+with preset files of its own.
 The element holds the <link>s and <alias>es that result and that the model lacks. Only systemd's own units are
 in a base model: what the presets say of other packages' units (NetworkManager, chronyd, ...) is the business of
 profile-TARGET.xml. The element replaces the model's <target name=NAME> if there is one.
