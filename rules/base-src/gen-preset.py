@@ -19,8 +19,8 @@ for a few units (FILE is that script); the units named there are enabled as the 
 What it computes, as systemd's src/shared/install.c does (unit_file_preset_all(), query_presets(),
 pattern_match_multiple_instances(), install_context_apply(), read at v252 and v261.2):
 - the files are read in the order of their names; the first line whose pattern (fnmatch) matches a unit decides;
-  `enable TEMPLATE@.service INST...` names instances; `ignore` (from v254; older versions skip the line) leaves the unit alone;
-  no matching line: enable;
+  `enable TEMPLATE@.service INST...` names instances; `ignore` (from v254; older versions skip the line) leaves
+  the unit alone; no matching line: enable;
 - every unit file of the model is asked (aliases and instances are not unit files); an enabled unit gets the
   links of its [Install] section (WantedBy= -> .wants/, RequiredBy= -> .requires/, UpheldBy= -> .upholds/; a
   template its listed instances, or DefaultInstance=, or nothing), its Alias= names, and its Also= units are
