@@ -67,7 +67,7 @@ test_expect "the boot of fedora-40 has more jobs than systemd 255's own install"
 # gen-preset.py, on a copy of a base model, with preset files made here
 GEN=$top_srcdir/rules/base-src/gen-preset.py
 gen_setup() {
-        cp "$BOOTRACE_RULES_DIR/base-255.xml" "$TMP/base.xml"
+        cat "$BOOTRACE_RULES_DIR/base-255.xml" > "$TMP/base.xml"
         mkdir -p "$TMP/p"
         printf '%s\n' 'disable systemd-timesyncd.service' 'enable getty@.service tty2 tty3' > "$TMP/p/10-a.preset"
         printf '%s\n' '# comment' 'enable systemd-timesyncd.service' 'enable systemd-networkd.service' \
@@ -95,7 +95,7 @@ gen_rerun() {
                 [ "$(grep -c '^<target name="fedora-40"' "$TMP/base.xml")" = 1 ]
 }
 gen_loads() {
-        mkdir -p "$TMP/rules" && cp -R "$BOOTRACE_RULES_DIR"/. "$TMP/rules/" &&
+        mkdir -p "$TMP/rules" && cp -R "$BOOTRACE_RULES_DIR"/. "$TMP/rules/" && chmod -R u+w "$TMP/rules" &&
                 cp "$TMP/base.xml" "$TMP/rules/base-255.xml" &&
                 BOOTRACE_RULES_DIR=$TMP/rules bootrace graph -q --target=fedora-40 getty.target > "$TMP/g.out" &&
                 grep -q "^getty.target	Wants	getty@tty2.service	" "$TMP/g.out" &&
@@ -104,7 +104,7 @@ gen_loads() {
 gen_script() {
         printf '%s\n' 'post_install() {' '  systemctl enable \' '    getty@tty1.service \' '    remote-fs.target' \
                 '  systemctl --no-reload enable systemd-userdbd.socket' '}' > "$TMP/install"
-        cp "$BOOTRACE_RULES_DIR/base-262.xml" "$TMP/b262.xml"
+        cat "$BOOTRACE_RULES_DIR/base-262.xml" > "$TMP/b262.xml"
         python3 "$GEN" "$TMP/b262.xml" --target=arch --source=test --enable-script "$TMP/install" &&
                 sed -n '/^<target name="arch"/,/^<\/target>/p' "$TMP/b262.xml" > "$TMP/el" &&
                 [ "$(grep -c '^<link ' "$TMP/el")" = 3 ] && has 'name="getty@tty1.service"' &&
@@ -115,7 +115,7 @@ gen_script() {
 gen_systemctl() {
         printf '%s\n' 'enable systemd-homed.service' 'enable reboot.target' 'enable remote-*.target' \
                 'enable systemd-oomd.service' > "$TMP/p/20-d.preset"
-        cp "$BOOTRACE_RULES_DIR/base-255.xml" "$TMP/sc.xml"
+        cat "$BOOTRACE_RULES_DIR/base-255.xml" > "$TMP/sc.xml"
         python3 "$GEN" "$TMP/sc.xml" --target=fedora-40 --source=test "$TMP"/p/*.preset &&
         python3 - "$TMP/sc.xml" "$TMP/scroot" "$TMP/p" <<'PY'
 import html, os, re, shutil, subprocess, sys
