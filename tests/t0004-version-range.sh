@@ -98,10 +98,18 @@ test_expect "--target and --root out of range with --nearest-model name where th
 # rolling targets follow the newest base model
 test_expect "--target=arch (rolling) is judged with the newest base model, no opt-in needed" sh -c '
         "$BOOTRACE" lint --target=arch --format=json "$U" | jq -e ".systemd == $NEWEST and (has(\"nearest_model\") | not)"'
-# (a future version's model: no release's enablement, <target>, yet)
+# (a future version's model: no fixed release's enablement, <target>, yet; a rolling release's goes with the newest
+# model, and left in the old one it is refused)
 sed -e "s/^<base systemd=\"[0-9]*\"/<base systemd=\"$ABOVE\"/" -e "/^<target /,/^<\/target>/d" "$TMP/rules/base-$NEWEST.xml" \
         > "$TMP/rules/base-$ABOVE.xml"
-test_expect "a base model $ABOVE added: the range grows, tumbleweed and the future target are judged with it" sh -c '
+test_expect "... with arch's <target> left in base-$NEWEST.xml, the rules are refused, naming the newer model" sh -c '
+        ! BOOTRACE_RULES_DIR=$1 $2 range 1 1 > "$1.out" 2>&1 && cat "$1.out" &&
+        grep -q "base-$NEWEST.xml:[0-9]*: error: <target name=\"arch\">: arch has systemd $ABOVE, whose base model is .*base-$ABOVE.xml" \
+                "$1.out"' _ "$TMP/rules" "$(wrap_program "$top_builddir/tests/unit/rules-query")"
+sed -n "/^<target name=\"arch\"/,/^<\/target>/p" "$TMP/rules/base-$NEWEST.xml" > "$TMP/arch.el"
+sed -i "/^<target name=\"arch\"/,/^<\/target>/d" "$TMP/rules/base-$NEWEST.xml"
+sed -i "/^<\/base>/e cat $TMP/arch.el" "$TMP/rules/base-$ABOVE.xml"
+test_expect "a base model $ABOVE added (arch's element moved to it): the range grows, tumbleweed and the future target are judged with it" sh -c '
         BOOTRACE_RULES_DIR=$1 "$BOOTRACE" --version | grep -q "^models systemd $OLDEST-$ABOVE " &&
         BOOTRACE_RULES_DIR=$1 "$BOOTRACE" lint --target=tumbleweed --format=json "$U" | jq -e ".systemd == $ABOVE" &&
         BOOTRACE_RULES_DIR=$1 "$BOOTRACE" lint --target=test-future --format=json "$U" | jq -e ".systemd == $ABOVE"' \
