@@ -169,6 +169,25 @@ t "257: PrivateTmp=disconnected creates /var/tmp below var.mount" "$W" --root="$
 W=''
 t "258: no private /var/tmp for DefaultDependencies=no (6156bec7a4)" "$W" --root="$TMP/vroot" --systemd=258 "$TMP/d/disc.service"
 
+# path-on-separate-mount judges the model's writes (check= in exec-writes.xml), each with what makes it ready:
+# its mount. A socket without Exec*= runs no process, so nothing of it is written; DynamicUser= names itself
+# where it implies PrivateTmp= (a normalisation of dependencies.xml)
+mkdir -p "$TMP/sroot/etc" "$TMP/s"
+echo '/dev/vdb /srv ext4 defaults 0 2' > "$TMP/sroot/etc/fstab"
+for ty in service socket; do
+        { printf '[Unit]\nDefaultDependencies=no\nAfter=systemd-remount-fs.service\n\n'
+          if [ $ty = service ]; then printf '[Service]\nExecStart=/bin/true\n'; else printf '[Socket]\nListenStream=/run/s.sock\n'; fi
+          printf 'ReadWritePaths=/srv/data\n'; } > "$TMP/s/rw.$ty"
+done
+W='path-on-separate-mount '
+t "ReadWritePaths= on srv.mount, the unit not ordered after it" "$W" --root="$TMP/sroot" --systemd=252 "$TMP/s/rw.service"
+W=''
+t "... a socket without Exec*= writes nothing" "$W" --root="$TMP/sroot" --systemd=252 "$TMP/s/rw.socket"
+printf '[Unit]\nDefaultDependencies=no\n\n[Service]\nExecStart=/bin/true\nDynamicUser=yes\n' > "$TMP/s/dyn.service"
+test_expect "232: DynamicUser=yes implies PrivateTmp=; the finding names DynamicUser= and its line" sh -c '
+        "$BOOTRACE" lint -q --systemd=232 "$0" > "$1"; grep -q "^.*dyn.service:6: error: \[private-tmp-before-remount\] DynamicUser=yes" "$1"' \
+        "$TMP/s/dyn.service" "$TMP/s/dyn.txt"
+
 # no false positives: upstream's early units of each era, on every version of the era
 early=$FIXTURES/exec-writes/early
 eras="v219:219:228 v229:229:231 v232:232:236 v237:237:244 v245:245:248 v249:249:254 v255:255:$NEWEST"
