@@ -268,8 +268,8 @@ static void print_delays(FILE *f, const FixCandidate *c, const char *unit, const
         }
 }
 
-/* "private-tmp-before-remount (TITLE) and ... for ubuntu-xenial; ... for ubuntu-bionic": every race the chosen
- * repair closes (all of r's findings), per target, with the check's title from rules/checks.xml. */
+/* "private-tmp-before-remount (TITLE) and ... for ubuntu-xenial; ... for ubuntu-bionic": every race the
+ * chosen repair closes (all of r's findings), per target, with the check's title from rules/checks.xml. */
 static void print_closes(FILE *f, const Rules *rules, const FixResult *r) {
         for (size_t i = 0; i < r->n_findings; i++) {
                 const FixFinding *x = &r->findings[i];
@@ -285,7 +285,8 @@ static void print_closes(FILE *f, const Rules *rules, const FixResult *r) {
                 if (seen)
                         continue;
                 for (size_t k = i + 1; k < r->n_findings; k++)
-                        later += r->findings[k].version == x->version && streq_ptr(r->findings[k].target, x->target) &&
+                        later += r->findings[k].version == x->version &&
+                                 streq_ptr(r->findings[k].target, x->target) &&
                                  !streq(r->findings[k].check, x->check);
                 {
                         const CheckInfo *ci = rules_check_lookup(rules, x->check);
@@ -294,12 +295,14 @@ static void print_closes(FILE *f, const Rules *rules, const FixResult *r) {
                 if (later > 0)
                         fputs(", ", f);
                 else
-                        fprintf(f, " for %s%s", fix_target_label(&t, buf), i + 1 < r->n_findings ? "; " : "");
+                        fprintf(f, " for %s%s", fix_target_label(&t, buf),
+                                i + 1 < r->n_findings ? "; " : "");
         }
 }
 
 static void print_text(const Rules *rules, const FixUnit *u, const FixResult *r, const char *file,
-                       const char *diff, bool wrote, bool quiet, const FixTarget *targets, size_t n_targets) {
+                       const char *diff, bool wrote, bool quiet, const FixTarget *targets,
+                       size_t n_targets) {
         const FixCandidate *c = r->chosen ? &r->candidates[0] : NULL;
 
         if (!quiet) {

@@ -424,7 +424,8 @@ static int groups_of(Search *s, Group **ret, size_t *ret_n, bool *ret_sandbox) {
                                 continue; /* /run: ready from the start */
                         if (streq(rd.mount, "-.mount")) {
                                 /* a path only needed (a bind source) is there from the start */
-                                if (((pt && by_pt) || (wr && by_wr) || (ew && by_ew && w->write->op != EXEC_WRITE_NONE)) &&
+                                if (((pt && by_pt) || (wr && by_wr) ||
+                                     (ew && by_ew && w->write->op != EXEC_WRITE_NONE)) &&
                                     strv_extend_unique(&root_paths, w->under) < 0)
                                         return -ENOMEM;
                                 continue;

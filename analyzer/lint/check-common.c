@@ -231,12 +231,14 @@ int check_root_writes(const LintContext *c, ModelUnit *u, FindingList *out, cons
         }
         if (!on_root)
                 return 0;
-        if (fails ? asprintf_safe(&consequence, "%s: for systemd %u, %s [%s]", intro, c->version, fails->text,
-                                  fails->source) < 0
-            : existing ? asprintf_safe(&consequence, "%s: for systemd %u, %s is there already, so nothing is "
-                                       "written to it before exec: the program fails on its first write there",
-                                       intro, c->version, existing->path) < 0
-                       : !(consequence = strdup(intro)))
+        if (fails ? asprintf_safe(&consequence, "%s: for systemd %u, %s [%s]", intro, c->version,
+                                  fails->text, fails->source) < 0
+            : existing
+                    ? asprintf_safe(&consequence,
+                                    "%s: for systemd %u, %s is there already, so nothing is "
+                                    "written to it before exec: the program fails on its first write there",
+                                    intro, c->version, existing->path) < 0
+                    : !(consequence = strdup(intro)))
                 return -ENOMEM;
         return check_root_writable(c, u, out, id, on_root, why, consequence);
 }

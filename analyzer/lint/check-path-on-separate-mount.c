@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* path-on-separate-mount: a path the unit writes to or needs (rules/exec-writes.xml: the writes whose check=
- * names this check, per version) is on a mount of its own that the unit is not ordered after. ReadWritePaths=
- * never gets an implicit mount dependency. */
+ * names this check, per version) is on a mount of its own that the unit is not ordered after.
+ * ReadWritePaths= never gets an implicit mount dependency. */
 
 #include "lint/check-common.h"
 #include "lint/exec-writes.h"
@@ -38,8 +38,9 @@ int check_path_on_separate_mount(const LintContext *c, ModelUnit *u, FindingList
                         return r;
                 if (r > 0)
                         continue;
-                f = lint_finding(c, out, ID, u, file, s ? s->line : 0, "%s is on %s, but %s is not ordered after it",
-                                 w->under, rd.mount, u->unit->id);
+                f = lint_finding(c, out, ID, u, file, s ? s->line : 0,
+                                 "%s is on %s, but %s is not ordered after it", w->under, rd.mount,
+                                 u->unit->id);
                 if (!f)
                         return -ENOMEM;
                 if (finding_add_evidence(f, "needs: %s (%s=%s)", w->under, s ? s->key : w->write->setting,
@@ -50,8 +51,8 @@ int check_path_on_separate_mount(const LintContext *c, ModelUnit *u, FindingList
                 r = check_evidence_after_edges(c, f, u);
                 if (r < 0)
                         return r;
-                if (finding_add_evidence(f, "missing: %s After=%s (RequiresMountsFor=%s adds it)", u->unit->id,
-                                         rd.mount, w->under) < 0 ||
+                if (finding_add_evidence(f, "missing: %s After=%s (RequiresMountsFor=%s adds it)",
+                                         u->unit->id, rd.mount, w->under) < 0 ||
                     asprintf_safe(&f->fix, "[Unit]\nRequiresMountsFor=%s", w->under) < 0)
                         return -ENOMEM;
         }

@@ -10,8 +10,8 @@
 
 #define CYCLES_LISTED 10
 
-/* What the unit's writes before exec need (the exec-time write model): one evidence line per write that needs a
- * unit to have run, so that a repair of the cycle keeps the unit after those. */
+/* What the unit's writes before exec need (the exec-time write model): one evidence line per write that
+ * needs a unit to have run, so that a repair of the cycle keeps the unit after those. */
 static int evidence_writes(const LintContext *c, const ModelUnit *u, Finding *f) {
         _cleanup_(exec_write_list_done) ExecWriteList l = {};
         bool any = false;
@@ -38,8 +38,9 @@ static int evidence_writes(const LintContext *c, const ModelUnit *u, Finding *f)
                         if (!(joined = x))
                                 return -ENOMEM;
                 }
-                if ((!any && finding_add_evidence(f, "what its writes before exec need (rules/exec-writes.xml); "
-                                                     "an ordering repair keeps these:") < 0) ||
+                if ((!any &&
+                     finding_add_evidence(f, "what its writes before exec need (rules/exec-writes.xml); "
+                                             "an ordering repair keeps these:") < 0) ||
                     finding_add_evidence(f, "  %s (%s): after %s", l.items[i].path, why, joined) < 0)
                         return -ENOMEM;
                 any = true;

@@ -152,7 +152,8 @@ static const Setting *implied_by(const LintContext *c, const ModelUnit *u, const
                 if (!dep_rule_applies(d, u->unit->type, c->version))
                         continue;
                 for (size_t k = 0; k < d->n_actions; k++)
-                        sets = sets || (d->actions[k].kind == DEP_ACTION_SET && streq(d->actions[k].setting, key));
+                        sets = sets ||
+                               (d->actions[k].kind == DEP_ACTION_SET && streq(d->actions[k].setting, key));
                 if (!sets)
                         continue;
                 for (size_t k = 0; holds && k < d->n_conds; k++) {
@@ -231,8 +232,8 @@ int lint_exec_write_ready(const LintContext *c, const ExecWriteAt *w, ExecWriteR
 
         *ret = (ExecWriteReady) {};
         if (w->write->lasting)
-                ret->removed_by = lint_tmpfiles_removes(c->boot_tmpfiles, w->path, honour_x,
-                                                        &ret->ignored_exclusion);
+                ret->removed_by =
+                        lint_tmpfiles_removes(c->boot_tmpfiles, w->path, honour_x, &ret->ignored_exclusion);
         /* /run is a tmpfs mounted before PID 1 starts anything */
         if (path_startswith_dir(w->under, "/run"))
                 return 0;

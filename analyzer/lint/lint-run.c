@@ -293,8 +293,8 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
         for (size_t i = 0; i < run->n_units; i++)
                 if (wants_install(o, run->units[i]) && lint_enable_by_install(run->model, run->units[i]) < 0)
                         return -ENOMEM;
-        /* the mount units of every path the linted units write or need before exec (rules/exec-writes.xml), so
-         * that the model knows which exist */
+        /* the mount units of every path the linted units write or need before exec (rules/exec-writes.xml),
+         * so that the model knows which exist */
         for (size_t i = 0; i < run->n_units; i++) {
                 _cleanup_(exec_write_list_done) ExecWriteList writes = {};
                 LintContext pre = { .model = run->model, .rules = rules, .version = o->version };
