@@ -268,8 +268,41 @@ static void print_delays(FILE *f, const FixCandidate *c, const char *unit, const
         }
 }
 
-static void print_text(const FixUnit *u, const FixResult *r, const char *file, const char *diff, bool wrote,
-                       bool quiet, const FixTarget *targets, size_t n_targets) {
+/* "private-tmp-before-remount (TITLE) and ... for ubuntu-xenial; ... for ubuntu-bionic": every race the
+ * chosen repair closes (all of r's findings), per target, with the check's title from rules/checks.xml. */
+static void print_closes(FILE *f, const Rules *rules, const FixResult *r) {
+        for (size_t i = 0; i < r->n_findings; i++) {
+                const FixFinding *x = &r->findings[i];
+                FixTarget t = { .name = (char *) x->target, .version = x->version };
+                size_t later = 0;
+                bool seen = false;
+                char buf[32];
+
+                for (size_t k = 0; k < i; k++)
+                        seen = seen || (r->findings[k].version == x->version &&
+                                        streq_ptr(r->findings[k].target, x->target) &&
+                                        streq(r->findings[k].check, x->check));
+                if (seen)
+                        continue;
+                for (size_t k = i + 1; k < r->n_findings; k++)
+                        later += r->findings[k].version == x->version &&
+                                 streq_ptr(r->findings[k].target, x->target) &&
+                                 !streq(r->findings[k].check, x->check);
+                {
+                        const CheckInfo *ci = rules_check_lookup(rules, x->check);
+                        fprintf(f, "%s%s%s%s", x->check, ci ? " (" : "", ci ? ci->title : "", ci ? ")" : "");
+                }
+                if (later > 0)
+                        fputs(", ", f);
+                else
+                        fprintf(f, " for %s%s", fix_target_label(&t, buf),
+                                i + 1 < r->n_findings ? "; " : "");
+        }
+}
+
+static void print_text(const Rules *rules, const FixUnit *u, const FixResult *r, const char *file,
+                       const char *diff, bool wrote, bool quiet, const FixTarget *targets,
+                       size_t n_targets) {
         const FixCandidate *c = r->chosen ? &r->candidates[0] : NULL;
 
         if (!quiet) {
@@ -293,6 +326,9 @@ static void print_text(const FixUnit *u, const FixResult *r, const char *file, c
                 putchar('\n');
                 if (c) {
                         printf("# fix: %s\n", c->label);
+                        fputs("#   closes: ", stdout);
+                        print_closes(stdout, rules, r);
+                        putchar('\n');
                         if (c->note)
                                 printf("#   note: %s\n", c->note);
                         print_delays(stdout, c, r->unit, "#   delays: ");
@@ -705,7 +741,7 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                 if (ctx->format == FORMAT_JSON)
                         print_json(&w, u, res, file, diff, wrote);
                 else
-                        print_text(u, res, file, diff, wrote, ctx->quiet, j.targets, j.n_targets);
+                        print_text(rules, u, res, file, diff, wrote, ctx->quiet, j.targets, j.n_targets);
         }
         if (ctx->format == FORMAT_JSON) {
                 json_end_array(&w);

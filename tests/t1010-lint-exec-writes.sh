@@ -169,6 +169,58 @@ t "257: PrivateTmp=disconnected creates /var/tmp below var.mount" "$W" --root="$
 W=''
 t "258: no private /var/tmp for DefaultDependencies=no (6156bec7a4)" "$W" --root="$TMP/vroot" --systemd=258 "$TMP/d/disc.service"
 
+# path-on-separate-mount judges the model's writes (check= in exec-writes.xml), each with what makes it ready:
+# its mount. A socket without Exec*= runs no process, so nothing of it is written; DynamicUser= names itself
+# where it implies PrivateTmp= (a normalisation of dependencies.xml)
+mkdir -p "$TMP/sroot/etc" "$TMP/s"
+echo '/dev/vdb /srv ext4 defaults 0 2' > "$TMP/sroot/etc/fstab"
+for ty in service socket; do
+        { printf '[Unit]\nDefaultDependencies=no\nAfter=systemd-remount-fs.service\n\n'
+          if [ $ty = service ]; then printf '[Service]\nExecStart=/bin/true\n'; else printf '[Socket]\nListenStream=/run/s.sock\n'; fi
+          printf 'ReadWritePaths=/srv/data\n'; } > "$TMP/s/rw.$ty"
+done
+W='path-on-separate-mount '
+t "ReadWritePaths= on srv.mount, the unit not ordered after it" "$W" --root="$TMP/sroot" --systemd=252 "$TMP/s/rw.service"
+W=''
+t "... a socket without Exec*= writes nothing" "$W" --root="$TMP/sroot" --systemd=252 "$TMP/s/rw.socket"
+printf '[Unit]\nDefaultDependencies=no\n\n[Service]\nExecStart=/bin/true\nDynamicUser=yes\n' > "$TMP/s/dyn.service"
+test_expect "232: DynamicUser=yes implies PrivateTmp=; the finding names DynamicUser= and its line" sh -c '
+        "$BOOTRACE" lint -q --systemd=232 "$0" > "$1"; grep -q "^.*dyn.service:6: error: \[private-tmp-before-remount\] DynamicUser=yes" "$1"' \
+        "$TMP/s/dyn.service" "$TMP/s/dyn.txt"
+
+# 235-237 chmod() and chown an existing *Directory= too (its own write, op=chmod), 238 leaves it alone except
+# DynamicUser='s private one (chmod()ed up to 241): with a root that shows the directory, the consequence is that
+# write's failure, or none before exec
+mkdir -p "$TMP/xroot/var/lib/st" "$TMP/droot/var/lib/private/st" "$TMP/x"
+printf '[Unit]\nDefaultDependencies=no\n\n[Service]\nExecStart=/bin/true\nStateDirectory=st\n' > "$TMP/x/st.service"
+sed 's/^StateDirectory=st$/&\nDynamicUser=yes/' "$TMP/x/st.service" > "$TMP/x/dyn-st.service"
+conseq() { # conseq NEEDLE ARGS...: the writable-path-before-remount finding's consequence line has NEEDLE
+        local n=$1; shift
+        "$BOOTRACE" lint -q --format=json "$@" > "$TMP/x/c.json" || [ $? -eq 1 ] || return 1
+        jq -r '.findings[] | select(.check == "writable-path-before-remount") | .evidence[]' < "$TMP/x/c.json" |
+                grep "^consequence" > "$TMP/x/c.txt" || { echo "no consequence"; return 1; }
+        grep -qF -- "$n" "$TMP/x/c.txt" || { cat "$TMP/x/c.txt"; return 1; }
+}
+test_expect "237, /var/lib/st there: the chmod() of it fails (execute.c@v237)" conseq \
+        'also when the directory exists [src/core/execute.c@v237' --root="$TMP/xroot" --systemd=237 "$TMP/x/st.service"
+test_expect "237 without a root: mkdir's failure" conseq 'status 238/STATE_DIRECTORY [src/core/execute.c@v247' \
+        --systemd=237 "$TMP/x/st.service"
+test_expect "238, /var/lib/st there: nothing written before exec (30c81ce2ce)" conseq \
+        'for systemd 238, /var/lib/st is there already, so nothing is written to it before exec' \
+        --root="$TMP/xroot" --systemd=238 "$TMP/x/st.service"
+# DynamicUser='s private directory is chmod()ed every time up to 241 (a write of the model); its implied
+# PrivateTmp= orders such a unit after systemd-tmpfiles-setup.service anyway, so the table shows it
+test_expect "the table has one row per write of exec-writes.xml" sh -c '
+        [ "$(grep -c "<write " "$1/exec-writes.xml")" = "$(python3 "$0" "$1" | grep -cE "^\| [a-z0-9-]+ \| [^|]+ \| (pid1|child) \|")" ]' \
+        "$top_srcdir/tools/exec-writes-table" "$BOOTRACE_RULES_DIR"
+test_expect "241: the table has DynamicUser's chmod of private/NAME, not StateDirectory='s" sh -c '
+        table=$(python3 "$0" --systemd=241 "$1") &&
+        echo "$table" | grep -q "^| dynamic-user-private-state-chmod | 235-241 |" &&
+        ! echo "$table" | grep -q "^| state-directory-chmod "' "$top_srcdir/tools/exec-writes-table" "$BOOTRACE_RULES_DIR"
+test_expect "237: StateDirectory='s chmod of an existing directory, with its source at v237" sh -c '
+        python3 "$0" --systemd=237 "$1" | grep "^| state-directory-chmod | 235-237 |" | grep -q "execute.c@v235..v237"' \
+        "$top_srcdir/tools/exec-writes-table" "$BOOTRACE_RULES_DIR"
+
 # no false positives: upstream's early units of each era, on every version of the era
 early=$FIXTURES/exec-writes/early
 eras="v219:219:228 v229:229:231 v232:232:236 v237:237:244 v245:245:248 v249:249:254 v255:255:$NEWEST"

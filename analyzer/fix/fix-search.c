@@ -386,10 +386,12 @@ static int groups_of(Search *s, Group **ret, size_t *ret_n, bool *ret_sandbox) {
         for (size_t t = 0; t < req->n_targets; t++) {
                 const LintRun *b = req->baselines[t];
                 ModelUnit *mu = model_get(b->model, s->unit);
-                _cleanup_(lint_paths_done) LintPaths paths = {};
+                _cleanup_(exec_write_list_done) ExecWriteList writes = {};
                 LintContext lc = { .model = b->model,
                                    .rules = s->rules,
-                                   .version = req->targets[t].version };
+                                   .version = req->targets[t].version,
+                                   .boot_tmpfiles = b->boot_tmpfiles,
+                                   .root = req->root };
                 bool pt = fired(b, s->unit, "private-tmp-before-remount") ||
                           fired(b, s->unit, "exec-write-removed-by-tmpfiles"),
                      ew = fired(b, s->unit, "exec-write-before-writable"),
@@ -402,61 +404,46 @@ static int groups_of(Search *s, Group **ret, size_t *ret_n, bool *ret_sandbox) {
                         continue;
                 private_tmp = private_tmp || pt;
                 cycle = cycle || cy;
-                r = lint_unit_paths(mu, s->rules, model_features(b->model), &paths);
+                /* what PID 1 and the child write before exec, each with what makes it ready (the model) */
+                r = lint_exec_writes(&lc, mu, &writes);
                 if (r < 0)
                         return r;
-                for (size_t i = 0; i < paths.n; i++) {
-                        const LintPath *p = &paths.items[i];
-                        _cleanup_(freep) char *mount = lint_mount_for_path(&lc, p->path);
-                        bool is_pt = p->source == LINT_PATH_PRIVATE_TMP;
+                for (size_t i = 0; i < writes.n; i++) {
+                        const ExecWriteAt *w = &writes.items[i];
+                        _cleanup_(exec_write_ready_done) ExecWriteReady rd = {};
+                        bool by_pt = exec_write_judged_by(w->write, "private-tmp-before-remount") ||
+                                     exec_write_judged_by(w->write, "exec-write-removed-by-tmpfiles"),
+                             by_ew = exec_write_judged_by(w->write, "exec-write-before-writable"),
+                             by_wr = exec_write_judged_by(w->write, "writable-path-before-remount"),
+                             by_sep = exec_write_judged_by(w->write, "path-on-separate-mount");
 
-                        if (!mount)
-                                return -ENOMEM;
-                        if (path_startswith_dir(p->path, "/run"))
-                                continue;
-                        if (streq(mount, "-.mount")) {
-                                if (((pt && is_pt) ||
-                                     (wr && !is_pt && p->source != LINT_PATH_WORKING_DIR)) &&
-                                    strv_extend_unique(&root_paths, p->path) < 0)
+                        r = lint_exec_write_ready(&lc, w, &rd);
+                        if (r < 0)
+                                return r;
+                        if (!rd.mount)
+                                continue; /* /run: ready from the start */
+                        if (streq(rd.mount, "-.mount")) {
+                                /* a path only needed (a bind source) is there from the start */
+                                if (((pt && by_pt) || (wr && by_wr) ||
+                                     (ew && by_ew && w->write->op != EXEC_WRITE_NONE)) &&
+                                    strv_extend_unique(&root_paths, w->under) < 0)
                                         return -ENOMEM;
                                 continue;
                         }
-                        if (!sep || strv_contains(mount_paths, p->path))
+                        if (strv_contains(mount_paths, w->under) || !((sep && by_sep) || (ew && by_ew)))
                                 continue;
-                        r = lint_ordered_after(&lc, mu, mount, NULL, NULL);
-                        if (r < 0)
-                                return r;
-                        if (r == 0 &&
-                            (strv_extend(&mount_paths, p->path) < 0 || strv_extend(&mounts, mount) < 0))
-                                return -ENOMEM;
-                }
-                /* what PID 1 and the child write before exec, for exec-write-before-writable */
-                if (ew) {
-                        _cleanup_(exec_write_list_done) ExecWriteList writes = {};
-                        r = lint_exec_writes(&lc, mu, &writes);
-                        if (r < 0)
-                                return r;
-                        for (size_t i = 0; i < writes.n; i++) {
-                                const ExecWriteAt *w = &writes.items[i];
-                                _cleanup_(freep) char *mount = NULL;
-                                if (!exec_write_judged_by(w->write, "exec-write-before-writable") ||
-                                    path_startswith_dir(w->under, "/run"))
+                        if (!(ew && by_ew)) {
+                                r = lint_ordered_after(&lc, mu, rd.mount, NULL, NULL);
+                                if (r < 0)
+                                        return r;
+                                if (r > 0)
                                         continue;
-                                mount = lint_mount_for_path(&lc, w->under);
-                                if (!mount)
-                                        return -ENOMEM;
-                                if (streq(mount, "-.mount")) {
-                                        if (w->write->op == EXEC_WRITE_NONE)
-                                                continue; /* read, not written: there from the start */
-                                        if (strv_extend_unique(&root_paths, w->under) < 0)
-                                                return -ENOMEM;
-                                } else if (!strv_contains(mount_paths, w->under) &&
-                                           (strv_extend(&mount_paths, w->under) < 0 ||
-                                            strv_extend(&mounts, mount) < 0))
-                                        return -ENOMEM;
                         }
-                        private_tmp = true; /* dropping the sandbox that writes is a repair too */
+                        if (strv_extend(&mount_paths, w->under) < 0 || strv_extend(&mounts, rd.mount) < 0)
+                                return -ENOMEM;
                 }
+                if (ew)
+                        private_tmp = true; /* dropping the sandbox that writes is a repair too */
                 if (cy && fix_cycle_words(s, b, NULL, &words, &n_words) < 0)
                         return -ENOMEM;
         }
@@ -535,22 +522,26 @@ static int no_default_deps_candidate(Search *s, bool dropin) {
         for (size_t t = 0; t < req->n_targets; t++) {
                 const LintRun *b = req->baselines[t];
                 ModelUnit *mu = model_get(b->model, s->unit);
-                LintContext lc = { .model = b->model, .rules = s->rules, .version = req->targets[t].version };
+                LintContext lc = { .model = b->model,
+                                   .rules = s->rules,
+                                   .version = req->targets[t].version,
+                                   .boot_tmpfiles = b->boot_tmpfiles,
+                                   .root = req->root };
                 _cleanup_(exec_write_list_done) ExecWriteList writes = {};
-                _cleanup_(lint_paths_done) LintPaths paths = {};
 
                 if (!mu || !cycle_through_default_deps(b, mu))
                         continue;
                 applies = true;
-                if (lint_exec_writes(&lc, mu, &writes) < 0 ||
-                    lint_unit_paths(mu, s->rules, model_features(b->model), &paths) < 0)
+                if (lint_exec_writes(&lc, mu, &writes) < 0)
                         return -ENOMEM;
+                /* what the writes need once sysinit.target no longer orders the unit (the model) */
                 for (size_t i = 0; i < writes.n; i++) {
-                        lasting = lasting || writes.items[i].write->lasting;
-                        root = root || !path_startswith_dir(writes.items[i].under, "/run");
+                        _cleanup_(exec_write_ready_done) ExecWriteReady rd = {};
+                        if (lint_exec_write_ready(&lc, &writes.items[i], &rd) < 0)
+                                return -ENOMEM;
+                        lasting = lasting || rd.removed_by;
+                        root = root || rd.remount;
                 }
-                for (size_t i = 0; i < paths.n; i++)
-                        root = root || !path_startswith_dir(paths.items[i].path, "/run");
         }
         if (!applies)
                 return 0;

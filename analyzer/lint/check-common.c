@@ -195,28 +195,12 @@ int check_root_writable(const LintContext *c, ModelUnit *u, FindingList *out, co
         return f->fix ? 0 : -ENOMEM;
 }
 
-/* The assignment lint_unit_paths() names for path, when a normalisation implies the write's own setting
- * (DynamicUser= implies PrivateTmp=). */
-static int implied_by(const LintContext *c, const ModelUnit *u, char **paths, const Setting **ret) {
-        _cleanup_(lint_paths_done) LintPaths lp = {};
-        int r;
-
-        r = lint_unit_paths(u, c->rules, model_features(c->model), &lp);
-        if (r < 0)
-                return r;
-        for (size_t i = 0; i < lp.n; i++)
-                if (lp.items[i].setting && strv_contains(paths, lp.items[i].path)) {
-                        *ret = lp.items[i].setting;
-                        break;
-                }
-        return 0;
-}
-
 int check_root_writes(const LintContext *c, ModelUnit *u, FindingList *out, const char *id, const char *intro) {
         _cleanup_(exec_write_list_done) ExecWriteList l = {};
         _cleanup_(strv_freep) char **on_root = NULL;
         _cleanup_(freep) char *consequence = NULL;
         const ExecWriteFailure *fails = NULL;
+        const ExecWriteAt *existing = NULL;
         const Setting *why = NULL;
         int r;
 
@@ -224,27 +208,37 @@ int check_root_writes(const LintContext *c, ModelUnit *u, FindingList *out, cons
         if (r < 0)
                 return r;
         for (size_t i = 0; i < l.n; i++) {
-                _cleanup_(freep) char *mount = NULL;
-                /* /run is a tmpfs mounted before PID 1 starts anything: always writable */
-                if (!exec_write_judged_by(l.items[i].write, id) || path_startswith_dir(l.items[i].under, "/run"))
+                const ExecWriteAt *w = &l.items[i];
+                _cleanup_(exec_write_ready_done) ExecWriteReady rd = {};
+
+                if (!exec_write_judged_by(w->write, id))
                         continue;
-                mount = lint_mount_for_path(c, l.items[i].under);
-                if (!mount)
-                        return -ENOMEM;
-                if (!streq(mount, "-.mount") || strv_contains(on_root, l.items[i].under))
+                r = lint_exec_write_ready(c, w, &rd);
+                if (r < 0)
+                        return r;
+                /* only what needs the root file system writable: not /run, not a mount of its own */
+                if (!rd.remount)
                         continue;
-                if (strv_extend(&on_root, l.items[i].under) < 0)
+                if (!strv_contains(on_root, w->under) && strv_extend(&on_root, w->under) < 0)
                         return -ENOMEM;
-                why = why ?: l.items[i].setting;
-                fails = fails ?: exec_write_failure(l.items[i].write, c->version);
+                why = why ?: w->setting;
+                /* mkdir() of what the tree shows is there writes nothing (EEXIST): the failure is another
+                 * write's of the same path (235-237's chmod of it), or the program's */
+                if (w->write->op == EXEC_WRITE_MKDIR && c->root && root_entry_type(c->root, w->path) >= 0)
+                        existing = existing ?: w;
+                else
+                        fails = fails ?: exec_write_failure(w->write, c->version);
         }
         if (!on_root)
                 return 0;
-        if (!why && (r = implied_by(c, u, on_root, &why)) < 0)
-                return r;
-        if (fails ? asprintf_safe(&consequence, "%s: for systemd %u, %s [%s]", intro, c->version, fails->text,
-                                  fails->source) < 0
-                  : !(consequence = strdup(intro)))
+        if (fails ? asprintf_safe(&consequence, "%s: for systemd %u, %s [%s]", intro, c->version,
+                                  fails->text, fails->source) < 0
+            : existing
+                    ? asprintf_safe(&consequence,
+                                    "%s: for systemd %u, %s is there already, so nothing is "
+                                    "written to it before exec: the program fails on its first write there",
+                                    intro, c->version, existing->path) < 0
+                    : !(consequence = strdup(intro)))
                 return -ENOMEM;
         return check_root_writable(c, u, out, id, on_root, why, consequence);
 }

@@ -3,7 +3,6 @@
 
 /* Helpers shared by the checks (check-common.c) and the declarations of every check function. */
 
-#include "lint/lint-paths.h"
 #include "lint/lint.h"
 
 /* Is path dir itself or below it? */

@@ -8,20 +8,19 @@
 
 #define ID "exec-write-before-writable"
 
-/* The unit that makes under writable for this write, or NULL when nothing needs judging. */
+/* The unit that makes under writable for this write (its readiness in the model), or NULL when nothing needs
+ * judging. */
 static int needed_unit(const LintContext *c, const ExecWriteAt *w, char **ret) {
-        _cleanup_(freep) char *mount = NULL;
+        _cleanup_(exec_write_ready_done) ExecWriteReady rd = {};
+        int r;
 
         *ret = NULL;
-        /* /run is a tmpfs before PID 1 starts anything */
-        if (path_startswith_dir(w->under, "/run"))
-                return 0;
-        mount = lint_mount_for_path(c, w->under);
-        if (!mount)
-                return -ENOMEM;
-        if (!streq(mount, "-.mount")) {
+        r = lint_exec_write_ready(c, w, &rd);
+        if (r < 0 || !rd.mount)
+                return r;
+        if (!streq(rd.mount, "-.mount")) {
                 /* below a mount that is not there yet a missing path is missing for certain */
-                *ret = TAKE_PTR(mount);
+                *ret = TAKE_PTR(rd.mount);
                 return 0;
         }
         /* what is only read (a bind source) is there on the root file system from the first instant */

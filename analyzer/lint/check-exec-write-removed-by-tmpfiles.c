@@ -11,15 +11,19 @@
 
 static int judge(const LintContext *c, ModelUnit *u, const ExecWriteAt *w, FindingList *out) {
         const FeatureSet *fs = model_features(c->model);
-        const bool honour_x = feature_enabled(fs, FEATURE_TMPFILES_HONOURS_EXCLUSIONS);
         const char *file = w->setting ? u->unit->sources[w->setting->source].path : u->unit->fragment_path;
-        const TmpfilesEntry *ignored = NULL, *e;
+        _cleanup_(exec_write_ready_done) ExecWriteReady rd = {};
+        const TmpfilesEntry *ignored, *e;
         _cleanup_(freep) char *why = NULL;
         ModelUnit *ts;
         Finding *f;
         int r;
 
-        e = lint_tmpfiles_removes(c->boot_tmpfiles, w->path, honour_x, &ignored);
+        r = lint_exec_write_ready(c, w, &rd);
+        if (r < 0)
+                return r;
+        e = rd.removed_by;
+        ignored = rd.ignored_exclusion;
         if (!e)
                 return 0;
         ts = model_get(c->model, "systemd-tmpfiles-setup.service");

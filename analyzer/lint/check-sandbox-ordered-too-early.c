@@ -6,8 +6,47 @@
  * then leaves to this check (one finding per cause). */
 
 #include "lint/check-common.h"
+#include "lint/exec-writes.h"
 
 #define CYCLES_LISTED 10
+
+/* What the unit's writes before exec need (the exec-time write model): one evidence line per write that
+ * needs a unit to have run, so that a repair of the cycle keeps the unit after those. */
+static int evidence_writes(const LintContext *c, const ModelUnit *u, Finding *f) {
+        _cleanup_(exec_write_list_done) ExecWriteList l = {};
+        bool any = false;
+        int r;
+
+        r = lint_exec_writes(c, u, &l);
+        if (r < 0)
+                return r;
+        for (size_t i = 0; i < l.n; i++) {
+                _cleanup_(strv_freep) char **needs = NULL;
+                _cleanup_(freep) char *why = NULL, *joined = NULL;
+
+                r = lint_exec_write_needs(c, &l.items[i], &needs);
+                if (r < 0)
+                        return r;
+                if (!needs)
+                        continue;
+                why = lint_exec_write_why(u, &l.items[i]);
+                if (!why)
+                        return -ENOMEM;
+                STRV_FOREACH(n, needs) {
+                        char *x = joined ? strjoin(joined, ", ", *n) : strdup(*n);
+                        free(joined);
+                        if (!(joined = x))
+                                return -ENOMEM;
+                }
+                if ((!any &&
+                     finding_add_evidence(f, "what its writes before exec need (rules/exec-writes.xml); "
+                                             "an ordering repair keeps these:") < 0) ||
+                    finding_add_evidence(f, "  %s (%s): after %s", l.items[i].path, why, joined) < 0)
+                        return -ENOMEM;
+                any = true;
+        }
+        return 0;
+}
 
 /* The transaction's cycles through edge: their list, victims (a bitmap over the graph's nodes, made only when a
  * cycle goes through the edge: most edges are on none) and the unit's own file line closing the shortest
@@ -66,7 +105,7 @@ static int judge_with_transaction(const LintContext *c, ModelUnit *u, uint32_t i
         uint32_t closing;
         unsigned line = 0;
         Finding *f;
-        int n;
+        int n, r;
 
         n = cycles_through(c, u, id, &list, &victim, &n_victims, &unfixable, &closing);
         if (n <= 0)
@@ -87,6 +126,9 @@ static int judge_with_transaction(const LintContext *c, ModelUnit *u, uint32_t i
                          c->transaction_anchor, breaking);
         if (!f || finding_add_evidence(f, "implicit: %s", d) < 0)
                 return -ENOMEM;
+        r = evidence_writes(c, u, f);
+        if (r < 0)
+                return r;
         return check_evidence_cycles(c, f, list, (size_t) n, CYCLES_LISTED, victim);
 }
 
@@ -121,7 +163,12 @@ static int judge_by_graph(const LintContext *c, ModelUnit *u, uint32_t id, Findi
                          "for systemd %u, %s is ordered after %s by itself, which is already ordered after %s: an "
                          "ordering cycle",
                          c->version, u->unit->id, graph_node_name(g, ed->to), u->unit->id);
-        if (!f || finding_add_evidence(f, "implicit: %s", d) < 0 || finding_add_evidence(f, "and back:") < 0)
+        if (!f || finding_add_evidence(f, "implicit: %s", d) < 0)
+                return -ENOMEM;
+        r = evidence_writes(c, u, f);
+        if (r < 0)
+                return r;
+        if (finding_add_evidence(f, "and back:") < 0)
                 return -ENOMEM;
         r = lint_evidence_chain(c, f, "  ", chain, m);
         if (r < 0)

@@ -5,7 +5,6 @@
 #include "load/unit-values.h"
 #include "lint/check-common.h"
 #include "lint/exec-writes.h"
-#include "lint/lint-paths.h"
 
 void exec_write_list_done(ExecWriteList *l) {
         for (size_t i = 0; i < l->n; i++) {
@@ -142,6 +141,35 @@ static int add(ExecWriteList *l, const ExecWrite *w, const ModelUnit *u, const S
         return 0;
 }
 
+/* The assignment that asks for key when a normalisation of dependencies.xml sets it (DynamicUser=yes gives
+ * PrivateTmp=yes): the first setting condition of a <set> rule for key that holds for u. NULL when none. */
+static const Setting *implied_by(const LintContext *c, const ModelUnit *u, const char *key) {
+        for (size_t i = 0; i < rules_dep_count(c->rules); i++) {
+                const DepRule *d = rules_dep_get(c->rules, i);
+                const DepCond *first = NULL;
+                bool sets = false, holds = true;
+
+                if (!dep_rule_applies(d, u->unit->type, c->version))
+                        continue;
+                for (size_t k = 0; k < d->n_actions; k++)
+                        sets = sets ||
+                               (d->actions[k].kind == DEP_ACTION_SET && streq(d->actions[k].setting, key));
+                if (!sets)
+                        continue;
+                for (size_t k = 0; holds && k < d->n_conds; k++) {
+                        const DepCond *x = &d->conds[k];
+                        if (!dep_cond_applies(x, c->version))
+                                continue;
+                        holds = model_unit_cond_holds(c->model, u, x) > 0;
+                        if (!first && x->kind == DEP_COND_SETTING && !x->negate && !x->section)
+                                first = x;
+                }
+                if (holds && first)
+                        return find_setting(u, first->name);
+        }
+        return NULL;
+}
+
 int lint_exec_writes(const LintContext *c, const ModelUnit *u, ExecWriteList *ret) {
         for (size_t i = 0; i < rules_exec_write_count(c->rules); i++) {
                 const ExecWrite *w = rules_exec_write_get(c->rules, i);
@@ -161,7 +189,7 @@ int lint_exec_writes(const LintContext *c, const ModelUnit *u, ExecWriteList *re
                 }
                 if (!holds)
                         continue;
-                s = find_setting(u, w->setting);
+                s = find_setting(u, w->setting) ?: implied_by(c, u, w->setting);
                 if (!uses_words(w->path) && !uses_words(w->under)) {
                         r = add(ret, w, u, s, NULL);
                         if (r < 0)
@@ -192,6 +220,46 @@ int lint_exec_writes(const LintContext *c, const ModelUnit *u, ExecWriteList *re
                         }
                 }
         }
+        return 0;
+}
+
+void exec_write_ready_done(ExecWriteReady *r) {
+        r->mount = mfree(r->mount);
+}
+
+int lint_exec_write_ready(const LintContext *c, const ExecWriteAt *w, ExecWriteReady *ret) {
+        const bool honour_x = feature_enabled(model_features(c->model), FEATURE_TMPFILES_HONOURS_EXCLUSIONS);
+
+        *ret = (ExecWriteReady) {};
+        if (w->write->lasting)
+                ret->removed_by =
+                        lint_tmpfiles_removes(c->boot_tmpfiles, w->path, honour_x, &ret->ignored_exclusion);
+        /* /run is a tmpfs mounted before PID 1 starts anything */
+        if (path_startswith_dir(w->under, "/run"))
+                return 0;
+        ret->mount = lint_mount_for_path(c, w->under);
+        if (!ret->mount)
+                return -ENOMEM;
+        ret->remount = streq(ret->mount, "-.mount") &&
+                       (w->write->op != EXEC_WRITE_NONE ||
+                        exec_write_judged_by(w->write, "writable-path-before-remount"));
+        return 0;
+}
+
+int lint_exec_write_needs(const LintContext *c, const ExecWriteAt *w, char ***ret) {
+        _cleanup_(exec_write_ready_done) ExecWriteReady rd = {};
+        _cleanup_(strv_freep) char **l = NULL;
+        int r;
+
+        *ret = NULL;
+        r = lint_exec_write_ready(c, w, &rd);
+        if (r < 0)
+                return r;
+        if ((rd.mount && !streq(rd.mount, "-.mount") && strv_extend(&l, rd.mount) < 0) ||
+            (rd.remount && strv_extend(&l, "systemd-remount-fs.service") < 0) ||
+            (rd.removed_by && strv_extend(&l, "systemd-tmpfiles-setup.service") < 0))
+                return -ENOMEM;
+        *ret = TAKE_PTR(l);
         return 0;
 }
 

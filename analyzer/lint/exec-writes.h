@@ -30,6 +30,26 @@ typedef int (*ExecWriteJudge)(const LintContext *c, ModelUnit *u, const ExecWrit
 int lint_exec_writes_judge(const LintContext *c, ModelUnit *u, const char *id, ExecWriteJudge judge,
                            FindingList *out);
 
+/* What makes a write ready at boot, from the model: the mount unit that holds w->under ("-.mount" for the
+ * root file system; NULL under /run, a tmpfs from the start), whether the root file system must be writable
+ * (systemd-remount-fs.service: a write on it; a path only needed, op="none", does not ask for it unless the
+ * program writes there, the writes writable-path-before-remount judges), and for a lasting write the line of
+ * the boot's tmpfiles.d that removes it (systemd-tmpfiles-setup.service must have run). */
+typedef struct ExecWriteReady {
+        char *mount;
+        bool remount;
+        const TmpfilesEntry *removed_by;
+        const TmpfilesEntry *ignored_exclusion; /* an x/X line this version's tmpfiles does not honour */
+} ExecWriteReady;
+
+void exec_write_ready_done(ExecWriteReady *r);
+/* Fills *ret for w of c. Returns 0 or -ENOMEM. */
+int lint_exec_write_ready(const LintContext *c, const ExecWriteAt *w, ExecWriteReady *ret);
+/* The units that must have run before the unit starts for w to succeed and to last, in that order: its mount
+ * unit (not -.mount), systemd-remount-fs.service, systemd-tmpfiles-setup.service. Returns 0 with a new strv
+ * in *ret (NULL: nothing), or -ENOMEM. */
+int lint_exec_write_needs(const LintContext *c, const ExecWriteAt *w, char ***ret);
+
 /* "PrivateTmp=yes (foo.service:8)", or the key alone when a normalisation implies it. Returns a new string. */
 char *lint_exec_write_why(const ModelUnit *u, const ExecWriteAt *w);
 

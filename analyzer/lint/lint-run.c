@@ -293,20 +293,8 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
         for (size_t i = 0; i < run->n_units; i++)
                 if (wants_install(o, run->units[i]) && lint_enable_by_install(run->model, run->units[i]) < 0)
                         return -ENOMEM;
-        /* the mount units of every path the linted units need, so that the model knows which exist */
-        for (size_t i = 0; i < run->n_units; i++) {
-                _cleanup_(lint_paths_done) LintPaths paths = {};
-                if (lint_unit_paths(run->units[i], rules, model_features(run->model), &paths) < 0)
-                        return -ENOMEM;
-                for (size_t k = 0; k < paths.n; k++) {
-                        _cleanup_(strv_freep) char **mounts = NULL;
-                        if (unit_name_mounts_of_path(paths.items[k].path, &mounts) < 0)
-                                return -ENOMEM;
-                        STRV_FOREACH(m, mounts)
-                                (void) model_add(run->model, *m, NULL);
-                }
-        }
-        /* and those of what PID 1 and the children write before exec */
+        /* the mount units of every path the linted units write or need before exec (rules/exec-writes.xml),
+         * so that the model knows which exist */
         for (size_t i = 0; i < run->n_units; i++) {
                 _cleanup_(exec_write_list_done) ExecWriteList writes = {};
                 LintContext pre = { .model = run->model, .rules = rules, .version = o->version };

@@ -9,6 +9,7 @@ static const char * const exec_write_op_table[_EXEC_WRITE_OP_MAX] = {
         [EXEC_WRITE_MKDTEMP] = "mkdtemp",
         [EXEC_WRITE_MKDIR] = "mkdir",
         [EXEC_WRITE_MOUNT] = "mount",
+        [EXEC_WRITE_CHMOD] = "chmod",
         [EXEC_WRITE_NONE] = "none",
 };
 

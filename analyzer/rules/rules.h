@@ -255,7 +255,8 @@ typedef enum ExecWriteOp {
         EXEC_WRITE_MKDTEMP,
         EXEC_WRITE_MKDIR,
         EXEC_WRITE_MOUNT,
-        EXEC_WRITE_NONE, /* nothing is made: the path must exist */
+        EXEC_WRITE_CHMOD, /* chmod()/chown() of what exists: a write even when nothing is made */
+        EXEC_WRITE_NONE,  /* nothing is made: the path must exist */
         _EXEC_WRITE_OP_MAX,
         _EXEC_WRITE_OP_INVALID = -EINVAL,
 } ExecWriteOp;
