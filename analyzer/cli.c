@@ -325,6 +325,47 @@ void cli_release_rules(void) {
         diag_list_done(&loaded_diags);
 }
 
+int cli_open_inputs(const Context *ctx, InputsFlags flags, Inputs *ret, DiagList *diags) {
+        int r;
+
+        *ret = (Inputs) {};
+        if (flags & INPUTS_FEATURES)
+                flags |= INPUTS_VERSION;
+        r = cli_open_root(ctx, &ret->root);
+        if (r < 0)
+                return r;
+        if (flags & INPUTS_VERSION) {
+                r = context_resolve_version(ctx, ret->root, &ret->vc);
+                if (r < 0)
+                        return r;
+                ret->nearest = version_choice_note(&ret->vc);
+                if (version_choice_nearest(&ret->vc) && !ret->nearest)
+                        return log_oom();
+        }
+        r = cli_load_rules(&ret->rules, diags);
+        if (r < 0)
+                return r;
+        if (flags & INPUTS_FEATURES) {
+                r = cli_feature_set(&ret->rules, ret->vc.version, &ret->features);
+                if (r < 0)
+                        return r;
+        }
+        if ((flags & INPUTS_VERSION) && ctx->target &&
+            rules_target_version(ret->rules, ctx->target, NULL, &ret->target_name) >= 0 && ret->target_name) {
+                ret->distro = strndup_safe(ret->target_name, strcspn(ret->target_name, "-"));
+                if (!ret->distro)
+                        return log_oom();
+        }
+        return 0;
+}
+
+void inputs_done(Inputs *in) {
+        in->nearest = mfree(in->nearest);
+        in->distro = mfree(in->distro);
+        in->rules = rules_free(in->rules);
+        in->root = root_free(in->root);
+}
+
 int cli_feature_set(Rules **rules, unsigned version, FeatureSet *ret) {
         int r;
 
