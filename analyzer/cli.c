@@ -135,124 +135,163 @@ bool cli_global_option_takes_value(const char *arg) {
         return match && match->has_arg == required_argument;
 }
 
-int cli_parse(int argc, char *argv[], Context *ctx, const struct option *extra, const char *extra_short,
-              VerbOptionHandler handler, void *userdata, const char *help, int *ret_optind) {
+/* The global options and extra in one getopt_long() table (*ret_n entries), and the short ones. Returns 0 or
+ * -ENOMEM (said). */
+static int options_build(const struct option *extra, const char *extra_short, struct option **ret, size_t *ret_n,
+                         char **ret_short) {
         size_t n_extra = 0, n = 0;
         _cleanup_(freep) struct option *opts = NULL;
-        _cleanup_(freep) char *shortopts = NULL;
-        int c, r;
 
         while (extra && extra[n_extra].name)
                 n_extra++;
         opts = calloc(ELEMENTSOF(global_options) + n_extra + 1, sizeof(struct option));
         if (!opts)
-                return -ENOMEM;
+                return log_oom();
         for (size_t i = 0; i < ELEMENTSOF(global_options); i++)
                 opts[n++] = global_options[i];
         for (size_t i = 0; i < n_extra; i++)
                 opts[n++] = extra[i];
-        shortopts = strjoin("hq", strempty(extra_short));
-        if (!shortopts)
-                return -ENOMEM;
+        *ret_short = strjoin("hq", strempty(extra_short));
+        if (!*ret_short)
+                return log_oom();
+        *ret = TAKE_PTR(opts);
+        *ret_n = n;
+        return 0;
+}
 
-        if (ctx->list_options) {
-                for (size_t i = 0; i < n; i++) {
-                        if (opts[i].has_arg != required_argument)
-                                printf("--%s\n", opts[i].name);
-                        if (opts[i].has_arg != no_argument)
-                                printf("--%s=\n", opts[i].name);
+/* bootrace __complete: every option, one per line ("--root=", "--quiet", "-q", "-D="). */
+static void options_list(const struct option *opts, size_t n, const char *shortopts) {
+        for (size_t i = 0; i < n; i++) {
+                if (opts[i].has_arg != required_argument)
+                        printf("--%s\n", opts[i].name);
+                if (opts[i].has_arg != no_argument)
+                        printf("--%s=\n", opts[i].name);
+        }
+        for (const char *s = shortopts; *s; s++)
+                if (*s != ':')
+                        printf("-%c%s\n", *s, s[1] == ':' ? "=" : "");
+}
+
+/* --systemd=N: "252" and "252.39-1~deb12u2" alike, the major version is what matters. */
+static int parse_systemd(const char *arg, unsigned *ret) {
+        char buf[16] = {};
+        size_t l = strspn(arg, "0123456789");
+        unsigned v;
+
+        if (l == 0 || l >= sizeof buf) {
+                log_error("--systemd=%s: expected a systemd version number such as 252", arg);
+                return -EINVAL;
+        }
+        memcpy(buf, arg, l);
+        if (safe_atou(buf, &v) < 0 || v < 1 || v > 9999) {
+                log_error("--systemd=%s: expected a systemd version number such as 252", arg);
+                return -EINVAL;
+        }
+        *ret = v;
+        return 0;
+}
+
+/* A global option c (not -h) into ctx. Returns 0, 1 when c is not a global option, or a negative errno after
+ * printing an error. */
+static int global_option(int c, const char *arg, Context *ctx) {
+        OutputFormat f;
+        Severity s;
+
+        switch (c) {
+        case 'q':
+                ctx->quiet = true;
+                return 0;
+        case ARG_ROOT:
+                if (isempty(arg)) {
+                        log_error("--root= needs a directory");
+                        return -EINVAL;
                 }
-                for (const char *s = shortopts; *s; s++)
-                        if (*s != ':')
-                                printf("-%c%s\n", *s, s[1] == ':' ? "=" : "");
+                return free_and_strdup(&ctx->root, arg) < 0 ? log_oom() : 0;
+        case ARG_TARGET:
+                if (free_and_strdup(&ctx->target, arg) < 0 || strv_extend(&ctx->targets, arg) < 0)
+                        return log_oom();
+                return 0;
+        case ARG_SYSTEMD:
+                return parse_systemd(arg, &ctx->systemd);
+        case ARG_FORMAT:
+                f = output_format_from_string(arg);
+                if (f < 0) {
+                        log_error("--format=%s: unknown format (text, json, sarif, junit, markdown, dot)", arg);
+                        return -EINVAL;
+                }
+                ctx->format = f;
+                return 0;
+        case ARG_FAIL_ON:
+                s = severity_from_string(arg);
+                if (s < 0) {
+                        log_error("--fail-on=%s: expected error, warning or info", arg);
+                        return -EINVAL;
+                }
+                ctx->fail_on = s;
+                return 0;
+        case ARG_NO_COLOR:
+                ctx->color = false;
+                return 0;
+        case ARG_NEAREST_MODEL:
+                ctx->nearest_model = true;
+                return 0;
+        default:
                 return 1;
         }
+}
 
+/* getopt_long()'s '?': an unknown option or a missing argument, with the option probably meant. */
+static int unknown_option(char *argv[], const struct option *opts, size_t n) {
+        if (optopt && optopt < 0x100)
+                log_error("%s: unknown option -%c or missing argument (see '%s --help')", argv[0], optopt, argv[0]);
+        else {
+                const char *close = suggest_option(argv[optind - 1], opts, n);
+                log_error("%s: unknown option %s or missing argument%s%s%s (see '%s --help')", argv[0],
+                          argv[optind - 1], close ? "; did you mean --" : "", strempty(close), close ? "?" : "",
+                          argv[0]);
+        }
+        return -EINVAL;
+}
+
+int cli_parse(int argc, char *argv[], Context *ctx, const struct option *extra, const char *extra_short,
+              VerbOptionHandler handler, void *userdata, const char *help, int *ret_optind) {
+        _cleanup_(freep) struct option *opts = NULL;
+        _cleanup_(freep) char *shortopts = NULL;
+        size_t n;
+        int c, r;
+
+        r = options_build(extra, extra_short, &opts, &n, &shortopts);
+        if (r < 0)
+                return r;
+        if (ctx->list_options) {
+                options_list(opts, n, shortopts);
+                return 1;
+        }
         optind = 0; /* full reset: argv may be parsed more than once */
         opterr = 0;
         ctx->targets = strv_free(ctx->targets);
         while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) >= 0) {
-                switch (c) {
-                case 'h':
+                if (c == 'h') {
                         fputs(help, stdout);
                         return 1;
-                case 'q':
-                        ctx->quiet = true;
-                        break;
-                case ARG_ROOT:
-                        if (isempty(optarg)) {
-                                log_error("--root= needs a directory");
-                                return -EINVAL;
-                        }
-                        if (free_and_strdup(&ctx->root, optarg) < 0)
-                                return -ENOMEM;
-                        break;
-                case ARG_TARGET:
-                        if (free_and_strdup(&ctx->target, optarg) < 0 || strv_extend(&ctx->targets, optarg) < 0)
-                                return -ENOMEM;
-                        break;
-                case ARG_SYSTEMD: {
-                        unsigned v;
-                        /* accept "252" and "252.39-1~deb12u2" alike: the major version is what matters */
-                        char buf[16] = {};
-                        size_t l = strspn(optarg, "0123456789");
-                        if (l == 0 || l >= sizeof buf) {
-                                log_error("--systemd=%s: expected a systemd version number such as 252", optarg);
-                                return -EINVAL;
-                        }
-                        memcpy(buf, optarg, l);
-                        if (safe_atou(buf, &v) < 0 || v < 1 || v > 9999) {
-                                log_error("--systemd=%s: expected a systemd version number such as 252", optarg);
-                                return -EINVAL;
-                        }
-                        ctx->systemd = v;
-                        break;
                 }
-                case ARG_FORMAT: {
-                        OutputFormat f = output_format_from_string(optarg);
-                        if (f < 0) {
-                                log_error("--format=%s: unknown format (text, json, sarif, junit, markdown, dot)",
-                                          optarg);
-                                return -EINVAL;
-                        }
-                        ctx->format = f;
-                        break;
-                }
-                case ARG_FAIL_ON: {
-                        Severity s = severity_from_string(optarg);
-                        if (s < 0) {
-                                log_error("--fail-on=%s: expected error, warning or info", optarg);
-                                return -EINVAL;
-                        }
-                        ctx->fail_on = s;
-                        break;
-                }
-                case ARG_NO_COLOR:
-                        ctx->color = false;
-                        break;
-                case ARG_NEAREST_MODEL:
-                        ctx->nearest_model = true;
-                        break;
-                case '?':
-                        if (optopt && optopt < 0x100)
-                                log_error("%s: unknown option -%c or missing argument (see '%s --help')", argv[0],
-                                          optopt, argv[0]);
-                        else {
-                                const char *close = suggest_option(argv[optind - 1], opts, n);
-                                log_error("%s: unknown option %s or missing argument%s%s%s (see '%s --help')",
-                                          argv[0], argv[optind - 1], close ? "; did you mean --" : "",
-                                          strempty(close), close ? "?" : "", argv[0]);
-                        }
-                        return -EINVAL;
-                default:
-                        if (!handler) {
-                                log_error("%s: unexpected option", argv[0]);
-                                return -EINVAL;
-                        }
-                        r = handler(c, optarg, userdata);
-                        if (r != 0)
+                if (c == '?')
+                        return unknown_option(argv, opts, n);
+                r = global_option(c, optarg, ctx);
+                if (r <= 0) {
+                        if (r < 0)
                                 return r;
+                        continue;
                 }
+                if (!handler) {
+                        log_error("%s: unexpected option", argv[0]);
+                        return -EINVAL;
+                }
+                r = handler(c, optarg, userdata);
+                if (r == -ENOMEM)
+                        return log_oom();
+                if (r != 0)
+                        return r;
         }
         *ret_optind = optind;
         return 0;
@@ -323,6 +362,47 @@ void cli_release_rules(void) {
         loaded_rules = rules_free(loaded_rules);
         loaded_dir = mfree(loaded_dir);
         diag_list_done(&loaded_diags);
+}
+
+int cli_open_inputs(const Context *ctx, InputsFlags flags, Inputs *ret, DiagList *diags) {
+        int r;
+
+        *ret = (Inputs) {};
+        if (flags & INPUTS_FEATURES)
+                flags |= INPUTS_VERSION;
+        r = cli_open_root(ctx, &ret->root);
+        if (r < 0)
+                return r;
+        if (flags & INPUTS_VERSION) {
+                r = context_resolve_version(ctx, ret->root, &ret->vc);
+                if (r < 0)
+                        return r;
+                ret->nearest = version_choice_note(&ret->vc);
+                if (version_choice_nearest(&ret->vc) && !ret->nearest)
+                        return log_oom();
+        }
+        r = cli_load_rules(&ret->rules, diags);
+        if (r < 0)
+                return r;
+        if (flags & INPUTS_FEATURES) {
+                r = cli_feature_set(&ret->rules, ret->vc.version, &ret->features);
+                if (r < 0)
+                        return r;
+        }
+        if ((flags & INPUTS_VERSION) && ctx->target &&
+            rules_target_version(ret->rules, ctx->target, NULL, &ret->target_name) >= 0 && ret->target_name) {
+                ret->distro = strndup_safe(ret->target_name, strcspn(ret->target_name, "-"));
+                if (!ret->distro)
+                        return log_oom();
+        }
+        return 0;
+}
+
+void inputs_done(Inputs *in) {
+        in->nearest = mfree(in->nearest);
+        in->distro = mfree(in->distro);
+        in->rules = rules_free(in->rules);
+        in->root = root_free(in->root);
 }
 
 int cli_feature_set(Rules **rules, unsigned version, FeatureSet *ret) {

@@ -68,6 +68,28 @@ int cli_load_rules(Rules **ret, DiagList *diags);
 /* Drops this process's rules (main(), after the verb). */
 void cli_release_rules(void);
 
+/* What the verbs that judge unit files read before their own work, in this order: the tree of --root, the
+ * version judged for (with INPUTS_VERSION), the rules, the facts of that version (with INPUTS_FEATURES). */
+typedef enum InputsFlags {
+        INPUTS_VERSION = 1 << 0,  /* resolve the version (context_resolve_version()), its note and --target's names */
+        INPUTS_FEATURES = 1 << 1, /* and the version's facts (implies INPUTS_VERSION) */
+} InputsFlags;
+
+typedef struct Inputs {
+        Root *root;               /* NULL without --root */
+        Rules *rules;
+        VersionChoice vc;         /* with INPUTS_VERSION */
+        char *nearest;            /* version_choice_note(&vc): NULL unless judged with the nearest model */
+        const char *target_name;  /* the canonical name of --target (owned by rules), or NULL */
+        char *distro;             /* its distribution ("debian" of "debian-bookworm"), or NULL */
+        FeatureSet features;      /* with INPUTS_FEATURES */
+} Inputs;
+
+/* Opens ctx's inputs into *ret (what reading the rules said goes to diags). Returns 0, or a negative errno after
+ * printing an error. *ret is to be released with inputs_done() either way. */
+int cli_open_inputs(const Context *ctx, InputsFlags flags, Inputs *ret, DiagList *diags);
+void inputs_done(Inputs *in);
+
 typedef struct Profile Profile;
 
 /* The profile of --profile=NAME (lint, fix) for target (a canonical target name, or NULL): NULL for "minimal",

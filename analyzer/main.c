@@ -95,10 +95,8 @@ int main(int argc, char *argv[]) {
                 return EXIT_ERROR;
 
         args = calloc(argc + 1, sizeof(char *));
-        if (!args) {
-                log_error("out of memory");
-                return EXIT_ERROR;
-        }
+        if (!args)
+                return log_oom(), EXIT_ERROR;
         args[n++] = argv[i];
         for (int k = 1; k < i; k++)
                 args[n++] = argv[k];

@@ -237,21 +237,100 @@ static void print_json(const StatsSample *s, const Chain *c, FILE *f) {
         json_finish(&w);
 }
 
+/* The boot asked for, read from the journals named. Returns 0, or a negative errno after printing an error. */
+static int chain_load(const ChainArgs *a, const char *what, StatsOptions *o, Rules **rules,
+                      JournalDecoder **decoder, StatsSample *s) {
+        _cleanup_(diag_list_done) DiagList rules_diags = {};
+        int r;
+
+        if (!(o->boot = strdup(a->boot ?: "0")) || !(o->units = calloc(1, sizeof(char *))))
+                return log_oom();
+        /* the manager's records suffice: they carry every unit's start and activation */
+        r = cli_load_rules(rules, &rules_diags);
+        if (r < 0)
+                return r;
+        r = journal_decoder_new(*rules, decoder);
+        if (r < 0)
+                return log_error_errno(r, "chain: cannot use the message rules in %s", rules_default_dir());
+        o->decoder = *decoder;
+        r = stats_sample_load(s, "chain", &a->spec, o, NULL, NULL);
+        diag_list_print(&s->diags, stderr, DIAG_NOTICE);
+        if (r == -ENXIO)
+                log_error("chain: %s: no boot '%s' in the journal (see journalctl --list-boots)", strna(what),
+                          o->boot);
+        else if (r < 0)
+                log_error_errno(r, "chain: %s: cannot read the journal", strna(what));
+        else if (s->analysis->n_boots != 1) {
+                log_error("chain: %s: no boot '%s' in the journal", strna(what), o->boot);
+                r = -ENXIO;
+        }
+        return r < 0 ? r : 0;
+}
+
+/* Where the chain comes from, for ChainSource's callers: the journal, with --root its unit files' ordering. */
+typedef struct ChainSources {
+        ChainJournalSource js;
+        ChainModelSource ms;
+        ChainSource src;
+        Root *root;
+        Model *model;
+} ChainSources;
+
+static void chain_sources_done(ChainSources *c) {
+        model_release(c->model); /* the process exits after this verb */
+        c->model = NULL;
+        c->root = root_free(c->root); /* the model's units point into it: freed after the model */
+}
+
+static int chain_sources(Context *ctx, const Rules *rules, const StatsSample *s, ChainSources *c) {
+        int r;
+
+        chain_source_journal(&c->js, &c->src);
+        c->js = (ChainJournalSource) { .analysis = s->analysis, .boot = 0 };
+        if (!ctx->root)
+                return 0;
+        r = chain_model(ctx, rules, &c->src, &c->root, &c->model);
+        if (r < 0)
+                return r;
+        c->ms = (ChainModelSource) { .journal = c->src, .model = c->model };
+        c->src = (ChainSource) { .userdata = &c->ms, .times = model_times, .after = model_after,
+                                 .units = model_units };
+        return 0;
+}
+
+/* The chain of unit (default: graphical.target when the boot has times for it, else multi-user.target). Returns
+ * 0, or a negative errno after printing an error. */
+static int chain_of(const ChainSource *src, char **unit, const char *what, const StatsSample *s, Chain *c) {
+        int r;
+
+        if (!*unit) {
+                ChainTimes t;
+                *unit = strdup(src->times(src->userdata, "graphical.target", &t) > 0 ? "graphical.target" :
+                                                                                     "multi-user.target");
+                if (!*unit)
+                        return log_oom();
+        }
+        r = chain_build(src, *unit, c);
+        if (r == -ENOENT) {
+                log_error("chain: %s: the journal has no start or activation record of %s in boot %s", strna(what),
+                          *unit, s->analysis->boots[0].id);
+                return r;
+        }
+        if (r < 0)
+                return log_error_errno(r, "chain");
+        return 0;
+}
+
 int verb_chain(int argc, char *argv[], Context *ctx) {
         static const OutputFormat formats[] = { FORMAT_TEXT, FORMAT_JSON, _FORMAT_INVALID };
-        _cleanup_(rules_freep) Rules *rules = NULL;
-        _cleanup_(journal_decoder_freep) JournalDecoder *decoder = NULL;
-        _cleanup_(diag_list_done) DiagList rules_diags = {};
-        _cleanup_(stats_sample_done) StatsSample s = {};
-        _cleanup_(chain_done) Chain c = {};
-        _cleanup_(freep) char *unit = NULL, *what = NULL;
         _cleanup_(chain_args_done) ChainArgs a = {};
         _cleanup_(stats_options_done) StatsOptions o = { .alpha = 0.05 };
-        _cleanup_(root_freep) Root *root = NULL;
-        _cleanup_(model_releasep) Model *model = NULL;
-        ChainModelSource ms;
-        ChainJournalSource js;
-        ChainSource src;
+        _cleanup_(rules_freep) Rules *rules = NULL;
+        _cleanup_(journal_decoder_freep) JournalDecoder *decoder = NULL;
+        _cleanup_(stats_sample_done) StatsSample s = {};
+        _cleanup_(chain_sources_done) ChainSources sources = {};
+        _cleanup_(chain_done) Chain c = {};
+        _cleanup_(freep) char *unit = NULL, *what = NULL;
         int optind_, r;
 
         r = cli_parse(argc, argv, ctx, options, "D:" LIVE_SHORT_OPTIONS, handle, &a, help, &optind_);
@@ -280,60 +359,10 @@ int verb_chain(int argc, char *argv[], Context *ctx) {
                 log_error("chain: name the journals one way: -D DIR, --file=FILE... or --root=DIR");
                 return EXIT_ERROR;
         }
-        if (!(o.boot = strdup(a.boot ?: "0")) || !(o.units = calloc(1, sizeof(char *))))
-                return log_oom(), EXIT_ERROR;
         what = journal_source_spec_describe(&a.spec);
-
-        /* the manager's records suffice: they carry every unit's start and activation */
-        if (cli_load_rules(&rules, &rules_diags) < 0)
+        if (chain_load(&a, what, &o, &rules, &decoder, &s) < 0 || chain_sources(ctx, rules, &s, &sources) < 0 ||
+            chain_of(&sources.src, &unit, what, &s, &c) < 0)
                 return EXIT_ERROR;
-        r = journal_decoder_new(rules, &decoder);
-        if (r < 0) {
-                log_error_errno(r, "chain: cannot use the message rules in %s", rules_default_dir());
-                return EXIT_ERROR;
-        }
-        o.decoder = decoder;
-        r = stats_sample_load(&s, "chain", &a.spec, &o, NULL, NULL);
-        diag_list_print(&s.diags, stderr, DIAG_NOTICE);
-        if (r == -ENXIO) {
-                log_error("chain: %s: no boot '%s' in the journal (see journalctl --list-boots)", strna(what),
-                          o.boot);
-                return EXIT_ERROR;
-        }
-        if (r < 0) {
-                log_error_errno(r, "chain: %s: cannot read the journal", strna(what));
-                return EXIT_ERROR;
-        }
-        if (s.analysis->n_boots != 1) {
-                log_error("chain: %s: no boot '%s' in the journal", strna(what), o.boot);
-                return EXIT_ERROR;
-        }
-        chain_source_journal(&js, &src);
-        js = (ChainJournalSource) { .analysis = s.analysis, .boot = 0 };
-        if (ctx->root) {
-                if (chain_model(ctx, rules, &src, &root, &model) < 0)
-                        return EXIT_ERROR;
-                ms = (ChainModelSource) { .journal = src, .model = model };
-                src = (ChainSource) { .userdata = &ms, .times = model_times, .after = model_after,
-                                      .units = model_units };
-        }
-        if (!unit) {
-                ChainTimes t;
-                unit = strdup(src.times(src.userdata, "graphical.target", &t) > 0 ? "graphical.target" :
-                                                                                    "multi-user.target");
-                if (!unit)
-                        return log_oom(), EXIT_ERROR;
-        }
-        r = chain_build(&src, unit, &c);
-        if (r == -ENOENT) {
-                log_error("chain: %s: the journal has no start or activation record of %s in boot %s", strna(what),
-                          unit, s.analysis->boots[0].id);
-                return EXIT_ERROR;
-        }
-        if (r < 0) {
-                log_error_errno(r, "chain");
-                return EXIT_ERROR;
-        }
         if (ctx->format == FORMAT_JSON)
                 print_json(&s, &c, stdout);
         else

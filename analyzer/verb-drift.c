@@ -137,127 +137,147 @@ static void print_json(const Drift *d, const LiveSystem *s, const Model *m, cons
         json_finish(&w);
 }
 
+/* The UNIT arguments. Returns 0, or a negative errno after printing an error. */
+static int collect_units(char **args, int n, char ***ret) {
+        for (int i = 0; i < n; i++) {
+                if (!unit_name_is_valid(args[i], UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE)) {
+                        log_error("drift: \"%s\" is not a unit name; PID 1 is asked, not files", args[i]);
+                        return -EINVAL;
+                }
+                if (strv_extend(ret, args[i]) < 0)
+                        return log_oom();
+        }
+        return 0;
+}
+
+/* What PID 1 of --host, --machine or this system holds: every loaded unit, and the units named. Returns 0, or a
+ * negative errno after printing an error. */
+static int load_live(const LiveArgs *a, char **units, sd_bus **ret_bus, LiveSystem **ret, DiagList *diags) {
+        _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+        BusTarget t = { .host = a->host, .machine = a->machine };
+        char tbuf[256], ebuf[512];
+        int r;
+
+        r = bus_open_target(&t, ret_bus);
+        if (r < 0)
+                return log_error_errno(r, "drift: cannot connect to %s", bus_target_describe(&t, tbuf));
+        r = live_load_manager(*ret_bus, NULL, ret, &error);
+        if (r >= 0)
+                r = live_load_all(*ret_bus, NULL, *ret, diags, &error);
+        if (r >= 0 && units)
+                r = live_load_units(*ret_bus, NULL, *ret, units, diags, &error);
+        if (r < 0) {
+                log_error("drift: %s: %s", bus_target_describe(&t, tbuf), bus_error_describe(&error, r, ebuf));
+                return r;
+        }
+        if ((*ret)->manager.version_major == 0) {
+                log_error("drift: the manager's version \"%s\" has no major number", strna((*ret)->manager.version));
+                return -EINVAL;
+        }
+        return 0;
+}
+
+/* What the model of the running system is given, kept as long as the model (it points into them). */
+typedef struct ModelFacts {
+        char *distro;
+        char **mounted;
+        MountTable table;
+} ModelFacts;
+
+static void model_facts_done(ModelFacts *f) {
+        f->distro = mfree(f->distro);
+        f->mounted = strv_free(f->mounted);
+        mount_table_done(&f->table);
+}
+
+/* The model of the root for the version judged, with every unit PID 1 has loaded (so that the inverse lists of
+ * the units compared are complete). Returns 0, or a negative errno after printing an error. */
+static int drift_model(const char *rootdir, const Root *root, const Rules *rules, const LiveSystem *s,
+                       unsigned version, ModelFacts *f, Model **ret, DiagList *diags) {
+        int r;
+
+        f->distro = root_distro(root);
+        if (live_mount_points(s, &f->mounted) < 0)
+                return log_oom();
+        r = root_mount_table(root, &f->table);
+        if (r == -ENOMEM)
+                return log_oom();
+        if (r < 0)
+                (void) diag_add(diags, DIAG_NOTICE, NULL, 0,
+                                "%s/proc/1/mountinfo: %s; file system types of mounts without a file "
+                                "and the order PID 1 read the mount table in are unknown",
+                                rootdir, strerror(-r));
+        r = model_new(&(ModelOptions) {
+                              .root = root,
+                              .systemd = version,
+                              .distro = f->distro,
+                              /* the root is the whole system: a unit it lacks is not-found for PID 1 too */
+                              .no_base = true,
+                              .mounted = f->mounted,
+                              .mount_table = r >= 0 ? &f->table : NULL,
+                      },
+                      rules, ret, diags);
+        if (r < 0) {
+                diag_list_print(diags, stderr, DIAG_WARNING);
+                return log_error_errno(r, "drift: cannot set up the model");
+        }
+        for (size_t i = 0; i < s->n_units; i++) {
+                r = model_add(*ret, s->units[i]->id, NULL);
+                if (r == -ENOMEM)
+                        return log_oom();
+                if (r < 0)
+                        (void) diag_add(diags, DIAG_NOTICE, NULL, 0, "%s: the model cannot load it: %s",
+                                        s->units[i]->id, strerror(-r));
+        }
+        r = model_finish(*ret);
+        if (r < 0)
+                return log_error_errno(r, "drift: cannot build the graph");
+        return 0;
+}
+
 int verb_drift(int argc, char *argv[], Context *ctx) {
         static const OutputFormat formats[] = { FORMAT_TEXT, FORMAT_JSON, _FORMAT_INVALID };
         static const struct option options[] = {
                 LIVE_OPTIONS,
                 {},
         };
-        _cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
-        _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
-        _cleanup_(live_system_freep) LiveSystem *s = NULL;
-        _cleanup_(root_freep) Root *root = NULL;
-        _cleanup_(rules_freep) Rules *rules = NULL;
-        _cleanup_(model_freep) Model *model = NULL;
-        _cleanup_(strv_freep) char **mounted = NULL, **units = NULL;
-        _cleanup_(freep) char *distro = NULL, *nearest = NULL;
-        _cleanup_(diag_list_done) DiagList diags = {};
         _cleanup_(live_args_done) LiveArgs a = {};
-        _cleanup_(mount_table_done) MountTable table = {};
+        _cleanup_(strv_freep) char **units = NULL;
+        _cleanup_(root_freep) Root *root = NULL;
+        _cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
+        _cleanup_(live_system_freep) LiveSystem *s = NULL;
+        _cleanup_(diag_list_done) DiagList diags = {};
+        _cleanup_(rules_freep) Rules *rules = NULL;
+        _cleanup_(freep) char *nearest = NULL;
+        _cleanup_(model_facts_done) ModelFacts facts = {};
+        _cleanup_(model_freep) Model *model = NULL;
         _cleanup_(drift_done) Drift d = {};
+        const char *rootdir = ctx->root ?: "/";
         VersionChoice vc = {};
-        bool have_table = false;
-        BusTarget t = {};
-        const char *rootdir;
-        char tbuf[256], ebuf[512];
         int r, optind_;
 
         r = cli_parse(argc, argv, ctx, options, LIVE_SHORT_OPTIONS, drift_option, &a, drift_help, &optind_);
         if (r != 0)
                 return r > 0 ? EXIT_CLEAN : EXIT_ERROR;
-        if (cli_check_format(ctx, "drift", formats) < 0)
+        if (cli_check_format(ctx, "drift", formats) < 0 || collect_units(argv + optind_, argc - optind_, &units) < 0)
                 return EXIT_ERROR;
-        for (int i = optind_; i < argc; i++) {
-                if (!unit_name_is_valid(argv[i], UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE)) {
-                        log_error("drift: \"%s\" is not a unit name; PID 1 is asked, not files", argv[i]);
-                        return EXIT_ERROR;
-                }
-                if (strv_extend(&units, argv[i]) < 0)
-                        return log_oom(), EXIT_ERROR;
-        }
         if (a.host && a.machine) {
                 log_error("drift: give --host or --machine, not both");
                 return EXIT_ERROR;
         }
-        rootdir = ctx->root ?: "/";
         r = root_open(rootdir, &root);
-        if (r < 0) {
-                log_error_errno(r, "drift: --root=%s", rootdir);
-                return EXIT_ERROR;
-        }
-
-        t = (BusTarget) { .host = a.host, .machine = a.machine };
-        r = bus_open_target(&t, &bus);
-        if (r < 0) {
-                log_error_errno(r, "drift: cannot connect to %s", bus_target_describe(&t, tbuf));
-                return EXIT_ERROR;
-        }
-        r = live_load_manager(bus, NULL, &s, &error);
-        if (r >= 0)
-                r = live_load_all(bus, NULL, s, &diags, &error);
-        if (r >= 0 && units)
-                r = live_load_units(bus, NULL, s, units, &diags, &error);
-        if (r < 0) {
-                log_error("drift: %s: %s", bus_target_describe(&t, tbuf), bus_error_describe(&error, r, ebuf));
-                return EXIT_ERROR;
-        }
-        if (s->manager.version_major == 0) {
-                log_error("drift: the manager's version \"%s\" has no major number", strna(s->manager.version));
-                return EXIT_ERROR;
-        }
-
-        r = context_check_version(ctx, s->manager.version_major, VERSION_FROM_LIVE, "the running systemd", &vc);
         if (r < 0)
+                return log_error_errno(r, "drift: --root=%s", rootdir), EXIT_ERROR;
+        if (load_live(&a, units, &bus, &s, &diags) < 0 ||
+            context_check_version(ctx, s->manager.version_major, VERSION_FROM_LIVE, "the running systemd", &vc) < 0)
                 return EXIT_ERROR;
         nearest = version_choice_note(&vc);
         if (version_choice_nearest(&vc) && !nearest)
                 return log_oom(), EXIT_ERROR;
-        r = cli_load_rules(&rules, &diags);
-        if (r < 0)
+        if (cli_load_rules(&rules, &diags) < 0 ||
+            drift_model(rootdir, root, rules, s, vc.version, &facts, &model, &diags) < 0)
                 return EXIT_ERROR;
-        distro = root_distro(root);
-        if (live_mount_points(s, &mounted) < 0)
-                return log_oom(), EXIT_ERROR;
-        r = root_mount_table(root, &table);
-        if (r == -ENOMEM)
-                return log_oom(), EXIT_ERROR;
-        if (r < 0)
-                (void) diag_add(&diags, DIAG_NOTICE, NULL, 0,
-                                "%s/proc/1/mountinfo: %s; file system types of mounts without a file "
-                                "and the order PID 1 read the mount table in are unknown",
-                                rootdir, strerror(-r));
-        have_table = r >= 0;
-        r = model_new(&(ModelOptions) {
-                              .root = root,
-                              .systemd = vc.version,
-                              .distro = distro,
-                              /* the root is the whole system: a unit it lacks is not-found for PID 1 too */
-                              .no_base = true,
-                              .mounted = mounted,
-                              .mount_table = have_table ? &table : NULL,
-                      },
-                      rules, &model, &diags);
-        if (r < 0) {
-                diag_list_print(&diags, stderr, DIAG_WARNING);
-                log_error_errno(r, "drift: cannot set up the model");
-                return EXIT_ERROR;
-        }
-        /* every unit PID 1 has loaded, so that the inverse lists of the units compared are complete */
-        for (size_t i = 0; i < s->n_units; i++) {
-                r = model_add(model, s->units[i]->id, NULL);
-                if (r == -ENOMEM)
-                        return log_oom(), EXIT_ERROR;
-                if (r < 0)
-                        (void) diag_add(&diags, DIAG_NOTICE, NULL, 0, "%s: the model cannot load it: %s",
-                                        s->units[i]->id, strerror(-r));
-        }
-        r = model_finish(model);
-        if (r < 0) {
-                log_error_errno(r, "drift: cannot build the graph");
-                return EXIT_ERROR;
-        }
-        r = drift_compare(s, model, units, &d);
-        if (r < 0)
+        if (drift_compare(s, model, units, &d) < 0)
                 return log_oom(), EXIT_ERROR;
 
         if (ctx->format == FORMAT_JSON)

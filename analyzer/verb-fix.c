@@ -130,7 +130,7 @@ static int add_path(FixUnits *u, const char *arg) {
                 log_error("%s: \"%s\" is not a valid unit file name (NAME.service, NAME.socket, ...)", arg,
                           path_basename(arg));
         else if (r < 0 && r != -ENOMEM)
-                log_error("%s: cannot read the directory: %s", arg, strerror(-r));
+                log_error_errno(r, "%s: cannot read the directory", arg);
         else if (r == 0) {
                 log_error("%s: no unit files in it (NAME.service, NAME.socket, ...)", arg);
                 return -ENOENT;
@@ -160,10 +160,86 @@ static char *relative(const char *s) {
         return cwd ? path_text_relative(s, cwd) : strdup(s);
 }
 
+static bool target_listed(const FixTarget *t, size_t n, const char *name) {
+        for (size_t i = 0; i < n; i++)
+                if (streq(t[i].name, name))
+                        return true;
+        return false;
+}
+
+/* --target=name into t[*n] (a target given twice is judged once). Returns 0, or a negative errno after printing
+ * an error (-ENOMEM silently). */
+static int add_target(const Context *ctx, const Root *root, const Rules *rules, const char *profile,
+                      const char *name, FixTarget *t, size_t *n) {
+        _cleanup_(freep) char *what = NULL, *nearest = NULL;
+        const char *canonical = NULL;
+        VersionChoice vc;
+        unsigned v;
+        int r;
+
+        if (rules_target_version(rules, name, &v, &canonical) < 0) {
+                _cleanup_(strv_freep) char **names = rules_target_names(rules);
+                log_error("unknown --target=%s; known targets:", name);
+                STRV_FOREACH(k, names)
+                        fprintf(stderr, "  %s\n", *k);
+                return -ENOENT;
+        }
+        if (target_listed(t, *n, canonical))
+                return 0;
+        if ((ctx->systemd ? (what = strdup("--systemd")) ? 0 : -ENOMEM
+                          : asprintf_safe(&what, "--target=%s", canonical)) < 0)
+                return -ENOMEM;
+        r = context_check_version(ctx, ctx->systemd ?: v, ctx->systemd ? VERSION_FROM_OPTION : VERSION_FROM_TARGET,
+                                  what, &vc);
+        if (r < 0)
+                return r;
+        nearest = version_choice_note(&vc);
+        if (nearest) /* the repair is judged for the nearest model: say so, once per target */
+                log_warning("fix: %s: %s", canonical, nearest);
+        t[*n] = (FixTarget) { .name = strdup(canonical),
+                              .version = vc.version,
+                              .distro = strndup_safe(canonical, strcspn(canonical, "-")) };
+        if (!t[*n].name || !t[*n].distro)
+                return -ENOMEM;
+        r = cli_resolve_profile(rules, canonical, root, profile, &t[*n].profile);
+        if (r < 0) {
+                fix_target_done(&t[*n]);
+                return r;
+        }
+        if (!root && (t[*n].profile || profile))
+                cli_say_profile(t[*n].profile, canonical, ctx->quiet);
+        (*n)++;
+        return 0;
+}
+
+/* Without --target: the version of the context (--systemd, the root's, the default). */
+static int default_target(const Context *ctx, const Root *root, const Rules *rules, const char *profile,
+                          FixTarget *ret) {
+        _cleanup_(freep) char *nearest = NULL;
+        VersionChoice vc;
+        int r;
+
+        r = cli_resolve_profile(rules, NULL, root, profile, &(const Profile *) { NULL });
+        if (r < 0)
+                return r;
+        r = context_resolve_version(ctx, root, &vc);
+        if (r < 0)
+                return r;
+        if (vc.source == VERSION_FROM_DEFAULT && !ctx->quiet)
+                log_warning("no --target or --systemd given%s: judging for systemd %u",
+                            root ? " and no systemd found in the root" : "", vc.version);
+        nearest = version_choice_note(&vc);
+        if (nearest)
+                log_warning("fix: %s", nearest);
+        *ret = (FixTarget) { .version = vc.version };
+        return 0;
+}
+
 static int resolve_targets(const Context *ctx, const Root *root, const Rules *rules, const char *profile,
                            FixTarget **ret, size_t *ret_n) {
         _cleanup_(freep) FixTarget *t = NULL;
         size_t n = 0;
+        int r;
 
         if (strv_length(ctx->targets) > 1 && ctx->systemd > 0) {
                 log_error("fix: --systemd=N and several --target: give one or the other");
@@ -173,63 +249,14 @@ static int resolve_targets(const Context *ctx, const Root *root, const Rules *ru
         if (!t)
                 return -ENOMEM;
         STRV_FOREACH(name, ctx->targets) {
-                _cleanup_(freep) char *what = NULL, *nearest = NULL;
-                const char *canonical = NULL;
-                VersionChoice vc;
-                unsigned v;
-                int r;
-
-                if (rules_target_version(rules, *name, &v, &canonical) < 0) {
-                        _cleanup_(strv_freep) char **names = rules_target_names(rules);
-                        log_error("unknown --target=%s; known targets:", *name);
-                        STRV_FOREACH(k, names)
-                        fprintf(stderr, "  %s\n", *k);
-                        return -ENOENT;
-                }
-                for (size_t i = 0; i < n; i++)
-                        if (streq(t[i].name, canonical))
-                                goto next;
-                if ((ctx->systemd ? (what = strdup("--systemd")) ? 0 : -ENOMEM
-                                  : asprintf_safe(&what, "--target=%s", canonical)) < 0)
-                        return -ENOMEM;
-                r = context_check_version(ctx, ctx->systemd ?: v,
-                                          ctx->systemd ? VERSION_FROM_OPTION : VERSION_FROM_TARGET, what, &vc);
+                r = add_target(ctx, root, rules, profile, *name, t, &n);
                 if (r < 0)
                         return r;
-                nearest = version_choice_note(&vc);
-                if (nearest) /* the repair is judged for the nearest model: say so, once per target */
-                        log_warning("fix: %s: %s", canonical, nearest);
-                t[n] = (FixTarget) { .name = strdup(canonical),
-                                    .version = vc.version,
-                                    .distro = strndup_safe(canonical, strcspn(canonical, "-")) };
-                if (!t[n].name || !t[n].distro)
-                        return -ENOMEM;
-                r = cli_resolve_profile(rules, canonical, root, profile, &t[n].profile);
-                if (r < 0) {
-                        fix_target_done(&t[n]);
-                        return r;
-                }
-                if (!root && (t[n].profile || profile))
-                        cli_say_profile(t[n].profile, canonical, ctx->quiet);
-                n++;
-        next:;
         }
         if (n == 0) {
-                _cleanup_(freep) char *nearest = NULL;
-                VersionChoice vc;
-                int r = cli_resolve_profile(rules, NULL, root, profile, &(const Profile *) { NULL });
+                r = default_target(ctx, root, rules, profile, &t[n++]);
                 if (r < 0)
                         return r;
-                r = context_resolve_version(ctx, root, &vc);
-                if (r < 0)
-                        return r;
-                if (vc.source == VERSION_FROM_DEFAULT && !ctx->quiet)
-                        log_warning("no --target or --systemd given%s: judging for systemd %u",
-                                    root ? " and no systemd found in the root" : "", vc.version);
-                nearest = version_choice_note(&vc);
-                if (nearest)
-                        log_warning("fix: %s", nearest);
-                t[n++] = (FixTarget) { .version = vc.version };
         }
         *ret = TAKE_PTR(t);
         *ret_n = n;
@@ -607,6 +634,103 @@ static void print_json_begin(JsonWriter *w, const FixJudged *j) {
         json_begin_array(w);
 }
 
+static void fix_args_done(FixArgs *a) {
+        a->transaction = mfree(a->transaction);
+        a->profile = mfree(a->profile);
+}
+
+/* Says that u has nothing to fix for any target (unless quiet). */
+static void say_nothing_to_fix(const FixUnit *u, const FixJudged *j, bool quiet) {
+        char buf[32];
+
+        if (quiet)
+                return;
+        fprintf(stderr, "bootrace: %s: nothing to fix for", u->display);
+        for (size_t t = 0; t < j->n_targets; t++)
+                fprintf(stderr, "%s %s", t ? "," : "", fix_target_label(&j->targets[t], buf));
+        fputc('\n', stderr);
+}
+
+/* The unit the baseline's model loaded for u, or NULL after saying why it is not one to repair. For a UNIT,
+ * u->display becomes its file and *ret_dropin the drop-in's path with --drop-in. */
+static const ModelUnit *fix_unit_model(const FixArgs *args, const Root *root, const FixJudged *j, FixUnit *u,
+                                       char **ret_dropin, bool *oom) {
+        const ModelUnit *mu = model_get(j->baselines[0]->model, u->name);
+
+        if (!mu || !mu->unit->fragment_path || mu->base || mu->profile_package) {
+                log_error("%s: not a unit file of %s", u->display, u->in_root ? "the root" : "the path given");
+                return NULL;
+        }
+        if (!u->in_root && !streq(mu->unit->fragment_path, u->host)) {
+                log_error("%s: %s is loaded from %s instead; give that file", u->display, u->name,
+                          mu->unit->fragment_path);
+                return NULL;
+        }
+        if (!u->in_root)
+                return mu;
+        free(u->display);
+        u->display = strdup(mu->unit->fragment_path);
+        if (!u->display ||
+            (args->dropin && asprintf_safe(ret_dropin, "%s/etc/systemd/system/%s.d/%s",
+                                           streq(root->path, "/") ? "" : root->path,
+                                           path_basename(mu->unit->fragment_path), FIX_DROPIN_NAME) < 0)) {
+                *oom = true;
+                log_oom();
+                return NULL;
+        }
+        return mu;
+}
+
+/* Searches, prints (and with --write writes) the repair of u. Returns 0, 1 when u could not be repaired or
+ * written (said), or a negative errno after printing an error (the verb stops). *proposed says a repair was
+ * found. */
+static int fix_one(const Context *ctx, const FixArgs *args, const Root *root, const Rules *rules,
+                   const FixJudged *j, const FixRequest *req, FixUnit *u, JsonWriter *w, DiagList *diags,
+                   bool *proposed) {
+        _cleanup_(fix_result_freep) FixResult *res = NULL;
+        _cleanup_(freep) char *file = NULL, *diff = NULL, *dropin_path = NULL;
+        const ModelUnit *mu;
+        bool wrote = false, oom = false;
+        int r, ret = 0;
+
+        mu = fix_unit_model(args, root, j, u, &dropin_path, &oom);
+        if (!mu)
+                return oom ? -ENOMEM : 1;
+        /* by its main name: an alias given leads to the unit the findings are about */
+        r = fix_search(req, rules, mu->unit->id, mu->unit->fragment_path, args->dropin, dropin_path, &res, diags);
+        if (r < 0) {
+                diag_list_print(diags, stderr, DIAG_ERROR);
+                return log_error_errno(r, "%s: the search for a repair failed", u->display);
+        }
+        if (res->n_findings == 0) {
+                say_nothing_to_fix(u, j, ctx->quiet);
+                return 0;
+        }
+        *proposed = true;
+        file = display_file(u, res, root);
+        if (!file)
+                return log_oom();
+        if (res->chosen) {
+                r = fix_result_diff(res, file, &diff);
+                if (r < 0)
+                        return log_error_errno(r, "%s: cannot make the diff", file);
+        }
+        if (res->chosen && args->write) {
+                r = write_result(u, res, root);
+                if (r < 0) {
+                        log_error("%s: cannot write: %s%s", file, strerror(-r),
+                                  r == -ELOOP ? " (a symlink: give the file it points to)" : "");
+                        ret = 1;
+                } else
+                        wrote = true;
+        }
+        if (ctx->format == FORMAT_JSON)
+                print_json(w, u, res, file, diff, wrote);
+        else
+                print_text(rules, u, res, file, diff, wrote, ctx->quiet, j->targets, j->n_targets);
+        return ret;
+}
+
 int verb_fix(int argc, char *argv[], Context *ctx) {
         static const OutputFormat formats[] = { FORMAT_TEXT, FORMAT_JSON, _FORMAT_INVALID };
         static const struct option options[] = {
@@ -616,21 +740,16 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                 { "profile", required_argument, NULL, ARG_PROFILE },
                 {},
         };
-        _cleanup_(root_freep) Root *root = NULL;
-        _cleanup_(rules_freep) Rules *rules = NULL;
+        _cleanup_(fix_args_done) FixArgs args = {};
         _cleanup_(diag_list_done) DiagList diags = {};
+        _cleanup_(inputs_done) Inputs in = {};
         _cleanup_(fix_units_done) FixUnits units = {};
-        _cleanup_(freep) char *profile = NULL;
         _cleanup_(fix_judged_done) FixJudged j = {};
-        _cleanup_(freep) char *transaction = NULL;
-        FixArgs args = {};
         JsonWriter w;
         bool proposed = false, failed = false;
         int r, first;
 
         r = cli_parse(argc, argv, ctx, options, NULL, fix_option, &args, fix_help, &first);
-        transaction = args.transaction;
-        profile = args.profile;
         if (r != 0)
                 return r > 0 ? EXIT_CLEAN : EXIT_ERROR;
         if (cli_check_format(ctx, "fix", formats) < 0)
@@ -640,108 +759,30 @@ int verb_fix(int argc, char *argv[], Context *ctx) {
                           "see 'bootrace fix --help'");
                 return EXIT_ERROR;
         }
-        r = cli_open_root(ctx, &root);
-        if (r < 0)
+        if (cli_open_inputs(ctx, 0, &in, &diags) < 0 || add_args(&units, in.root, argv + first, argc - first) < 0)
                 return EXIT_ERROR;
-        r = cli_load_rules(&rules, &diags);
-        if (r < 0)
-                return EXIT_ERROR;
-        r = add_args(&units, root, argv + first, argc - first);
-        if (r < 0)
-                return EXIT_ERROR;
-        r = resolve_targets(ctx, root, rules, args.profile, &j.targets, &j.n_targets);
+        r = resolve_targets(ctx, in.root, in.rules, args.profile, &j.targets, &j.n_targets);
         if (r == -ENOMEM)
                 log_oom();
-        if (r < 0)
-                return EXIT_ERROR;
-        r = lint_baselines(&j, root, rules, &units, transaction, &diags);
-        if (r < 0)
+        if (r < 0 || lint_baselines(&j, in.root, in.rules, &units, args.transaction, &diags) < 0)
                 return EXIT_ERROR;
 
         if (ctx->format == FORMAT_JSON)
                 print_json_begin(&w, &j);
         FixRequest req = {
-                .root = root,
+                .root = in.root,
                 .extra_dirs = units.extra,
                 .names = units.names,
-                .anchor = transaction,
+                .anchor = args.transaction,
                 .targets = j.targets,
                 .n_targets = j.n_targets,
                 .baselines = j.baselines,
         };
         for (size_t i = 0; i < units.n; i++) {
-                FixUnit *u = &units.items[i];
-                const ModelUnit *mu = model_get(j.baselines[0]->model, u->name);
-                _cleanup_(fix_result_freep) FixResult *res = NULL;
-                _cleanup_(freep) char *file = NULL, *diff = NULL, *dropin_path = NULL;
-                bool wrote = false;
-
-                if (!mu || !mu->unit->fragment_path || mu->base || mu->profile_package) {
-                        log_error("%s: not a unit file of %s", u->display,
-                                  u->in_root ? "the root" : "the path given");
-                        failed = true;
-                        continue;
-                }
-                if (!u->in_root && !streq(mu->unit->fragment_path, u->host)) {
-                        log_error("%s: %s is loaded from %s instead; give that file", u->display, u->name,
-                                  mu->unit->fragment_path);
-                        failed = true;
-                        continue;
-                }
-                if (u->in_root) {
-                        free(u->display);
-                        u->display = strdup(mu->unit->fragment_path);
-                        if (!u->display)
-                                return log_oom(), EXIT_ERROR;
-                        if (args.dropin &&
-                            asprintf_safe(&dropin_path, "%s/etc/systemd/system/%s.d/%s",
-                                          streq(root->path, "/") ? "" : root->path,
-                                          path_basename(mu->unit->fragment_path), FIX_DROPIN_NAME) < 0)
-                                return log_oom(), EXIT_ERROR;
-                }
-                /* by its main name: an alias given leads to the unit the findings are about */
-                r = fix_search(&req, rules, mu->unit->id, mu->unit->fragment_path, args.dropin, dropin_path,
-                               &res, &diags);
-                if (r < 0) {
-                        diag_list_print(&diags, stderr, DIAG_ERROR);
-                        log_error_errno(r, "%s: the search for a repair failed", u->display);
+                r = fix_one(ctx, &args, in.root, in.rules, &j, &req, &units.items[i], &w, &diags, &proposed);
+                if (r < 0)
                         return EXIT_ERROR;
-                }
-                if (res->n_findings == 0) {
-                        if (!ctx->quiet) {
-                                char buf[32];
-                                fprintf(stderr, "bootrace: %s: nothing to fix for", u->display);
-                                for (size_t t = 0; t < j.n_targets; t++)
-                                        fprintf(stderr, "%s %s", t ? "," : "",
-                                                fix_target_label(&j.targets[t], buf));
-                                fputc('\n', stderr);
-                        }
-                        continue;
-                }
-                proposed = true;
-                file = display_file(u, res, root);
-                if (!file)
-                        return log_oom(), EXIT_ERROR;
-                if (res->chosen) {
-                        r = fix_result_diff(res, file, &diff);
-                        if (r < 0) {
-                                log_error_errno(r, "%s: cannot make the diff", file);
-                                return EXIT_ERROR;
-                        }
-                }
-                if (res->chosen && args.write) {
-                        r = write_result(u, res, root);
-                        if (r < 0) {
-                                log_error("%s: cannot write: %s%s", file, strerror(-r),
-                                          r == -ELOOP ? " (a symlink: give the file it points to)" : "");
-                                failed = true;
-                        } else
-                                wrote = true;
-                }
-                if (ctx->format == FORMAT_JSON)
-                        print_json(&w, u, res, file, diff, wrote);
-                else
-                        print_text(rules, u, res, file, diff, wrote, ctx->quiet, j.targets, j.n_targets);
+                failed = failed || r > 0;
         }
         if (ctx->format == FORMAT_JSON) {
                 json_end_array(&w);

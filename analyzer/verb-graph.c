@@ -357,27 +357,12 @@ static DepType dot_kind(DepType t, bool *ret_reversed) {
         }
 }
 
-/* Returns 0, -ENOENT when --from or --to names a unit the graph does not have (logged), -ENOMEM. */
-static int print_dot(const Model *m, const Rules *rules, const DotFilter *flt, bool all) {
+/* The arcs drawn of m's edges into arcs (room for every edge): filtered as flt says, sorted, each once (implicit
+ * when every edge of it is). Returns their number. */
+static size_t dot_collect_arcs(const Model *m, const DotFilter *flt, bool all, DotArc *arcs) {
         const Graph *g = model_graph(m);
-        size_t n_nodes = graph_node_count(g), n = 0, kept = 0;
-        _cleanup_(freep) DotArc *arcs = malloc(sizeof(DotArc) * (graph_edge_count(g) + 1));
-        _cleanup_(freep) uint32_t *dfrom = malloc(sizeof(uint32_t) * (n_nodes + 1));
-        _cleanup_(freep) uint32_t *dto = malloc(sizeof(uint32_t) * (n_nodes + 1));
-        _cleanup_(freep) uint8_t *drawn = calloc(n_nodes + 1, 1);
-        const BaseModel *b = rules_base_model(rules, model_version(m));
-        uint32_t from = UINT32_MAX, to = UINT32_MAX;
-        unsigned used = 0;
+        size_t n = 0, kept = 0;
 
-        if (!arcs || !dfrom || !dto || !drawn)
-                return log_oom();
-        if ((flt->from && graph_find_node(g, flt->from, &from) < 0) ||
-            (flt->to && graph_find_node(g, flt->to, &to) < 0)) {
-                const char *which = flt->from && from == UINT32_MAX ? "--from" : "--to";
-                log_error("%s=%s: no unit of that name in the graph (is it loaded? 'bootrace graph' lists the units)",
-                          which, which[2] == 'f' ? flt->from : flt->to);
-                return -ENOENT;
-        }
         for (size_t i = 0; i < graph_edge_count(g); i++) {
                 const GraphEdge *e = graph_edge(g, i);
                 const Origin *o = graph_origin(g, e->origin);
@@ -411,7 +396,61 @@ static int print_dot(const Model *m, const Rules *rules, const DotFilter *flt, b
                 }
                 arcs[kept++] = arcs[i];
         }
-        n = kept;
+        return kept;
+}
+
+/* The legend names the kinds of arrow drawn (used: DEP_MASK() bits), in their colours; it closes the graph. */
+static void dot_print_legend(unsigned used) {
+        printf("\tsubgraph cluster_legend {\n\t\tlabel=\"legend\";\n\t\tfontname=\"sans\";\n"
+               "\t\tnode [shape=plaintext];\n\t\t\"legend\" [label=<<table border=\"0\" cellborder=\"0\">"
+               "<tr><td align=\"left\">a -&gt; b: b is ordered after a (b After=a or a Before=b: a starts first), or a "
+               "pulls in, binds, conflicts with b</td></tr>"
+               "<tr><td align=\"left\">dashed: added by systemd itself (default and implicit dependencies); "
+               "yellow: not in bootrace's base model of systemd's units; ellipse: a target</td></tr>");
+        for (DepType t = 0; t < _DEP_TYPE_MAX; t++)
+                if (used & DEP_MASK(t))
+                        printf("<tr><td align=\"left\"><font color=\"%s\">&#9644;&#9654; %s</font></td></tr>",
+                               dot_colour[t] ?: "black", t == DEP_AFTER ? "After=/Before= (ordering)" :
+                               dep_type_to_string(t));
+        printf("</table>>];\n\t}\n}\n");
+}
+
+/* The nodes drawn (and --from/--to, marked), yellow when not in the base model b. */
+static void dot_print_nodes(const Graph *g, const BaseModel *b, const uint8_t *drawn, uint32_t from, uint32_t to) {
+        for (uint32_t v = 0; v < graph_node_count(g); v++) {
+                const char *name = graph_node_name(g, v);
+                bool own = b && base_model_unit(b, name);
+                if (!drawn[v] && v != from && v != to)
+                        continue;
+                printf("\t\"");
+                dot_quote(name);
+                printf("\" [%s%s%s];\n", endswith(name, ".target") ? "shape=ellipse" : "shape=box",
+                       own ? "" : ", style=filled, fillcolor=\"lightyellow\"",
+                       v == from || v == to ? ", penwidth=3" : "");
+        }
+}
+
+/* Returns 0, -ENOENT when --from or --to names a unit the graph does not have (logged), -ENOMEM. */
+static int print_dot(const Model *m, const Rules *rules, const DotFilter *flt, bool all) {
+        const Graph *g = model_graph(m);
+        size_t n_nodes = graph_node_count(g), n;
+        _cleanup_(freep) DotArc *arcs = malloc(sizeof(DotArc) * (graph_edge_count(g) + 1));
+        _cleanup_(freep) uint32_t *dfrom = malloc(sizeof(uint32_t) * (n_nodes + 1));
+        _cleanup_(freep) uint32_t *dto = malloc(sizeof(uint32_t) * (n_nodes + 1));
+        _cleanup_(freep) uint8_t *drawn = calloc(n_nodes + 1, 1);
+        uint32_t from = UINT32_MAX, to = UINT32_MAX;
+        unsigned used = 0;
+
+        if (!arcs || !dfrom || !dto || !drawn)
+                return log_oom();
+        if ((flt->from && graph_find_node(g, flt->from, &from) < 0) ||
+            (flt->to && graph_find_node(g, flt->to, &to) < 0)) {
+                const char *which = flt->from && from == UINT32_MAX ? "--from" : "--to";
+                log_error("%s=%s: no unit of that name in the graph (is it loaded? 'bootrace graph' lists the units)",
+                          which, which[2] == 'f' ? flt->from : flt->to);
+                return -ENOENT;
+        }
+        n = dot_collect_arcs(m, flt, all, arcs);
         if (from != UINT32_MAX)
                 dot_distances(arcs, n, n_nodes, from, true, flt->depth, dfrom);
         if (to != UINT32_MAX)
@@ -440,30 +479,8 @@ static int print_dot(const Model *m, const Rules *rules, const DotFilter *flt, b
                 dot_quote(strna(where));
                 printf("\"];\n");
         }
-        for (uint32_t v = 0; v < n_nodes; v++) {
-                const char *name = graph_node_name(g, v);
-                bool own = b && base_model_unit(b, name);
-                if (!drawn[v] && v != from && v != to)
-                        continue;
-                printf("\t\"");
-                dot_quote(name);
-                printf("\" [%s%s%s];\n", endswith(name, ".target") ? "shape=ellipse" : "shape=box",
-                       own ? "" : ", style=filled, fillcolor=\"lightyellow\"",
-                       v == from || v == to ? ", penwidth=3" : "");
-        }
-        /* the legend names the kinds of arrow drawn, in their colours */
-        printf("\tsubgraph cluster_legend {\n\t\tlabel=\"legend\";\n\t\tfontname=\"sans\";\n"
-               "\t\tnode [shape=plaintext];\n\t\t\"legend\" [label=<<table border=\"0\" cellborder=\"0\">"
-               "<tr><td align=\"left\">a -&gt; b: b is ordered after a (b After=a or a Before=b: a starts first), or a "
-               "pulls in, binds, conflicts with b</td></tr>"
-               "<tr><td align=\"left\">dashed: added by systemd itself (default and implicit dependencies); "
-               "yellow: not in bootrace's base model of systemd's units; ellipse: a target</td></tr>");
-        for (DepType t = 0; t < _DEP_TYPE_MAX; t++)
-                if (used & DEP_MASK(t))
-                        printf("<tr><td align=\"left\"><font color=\"%s\">&#9644;&#9654; %s</font></td></tr>",
-                               dot_colour[t] ?: "black", t == DEP_AFTER ? "After=/Before= (ordering)" :
-                               dep_type_to_string(t));
-        printf("</table>>];\n\t}\n}\n");
+        dot_print_nodes(g, rules_base_model(rules, model_version(m)), drawn, from, to);
+        dot_print_legend(used);
         return 0;
 }
 
@@ -562,80 +579,94 @@ static void print_cycles_dot(const Model *m, const Rules *rules, const char *anc
                n, n == 1 ? "" : "s", anchor, anchor);
 }
 
+static void print_cycles_json(const Model *m, const Rules *rules, const VersionChoice *vc, const char *anchor,
+                              const Transaction *t, const Cycle *cycles, size_t n, bool truncated) {
+        Graph *g = model_graph(m);
+        JsonWriter w;
+
+        json_init(&w, stdout, false);
+        report_json_begin(&w, NULL);
+        json_kv_uint(&w, "systemd", model_version(m));
+        report_json_nearest_model(&w, vc);
+        json_kv_string(&w, "transaction", anchor);
+        json_kv_uint(&w, "jobs", transaction_job_count(t));
+        json_kv_bool(&w, "truncated", truncated);
+        json_key(&w, "cycles");
+        json_begin_array(&w);
+        for (size_t i = 0; i < n; i++) {
+                json_begin_object(&w);
+                json_key(&w, "edges");
+                json_begin_array(&w);
+                for (size_t k = 0; k < cycles[i].n; k++)
+                        edge_to_json(&w, g, graph_edge(g, cycles[i].edges[k]));
+                json_end_array(&w);
+                json_key(&w, "victims");
+                json_begin_array(&w);
+                for (size_t k = 0; k < cycles[i].n_victims; k++) {
+                        const char *name = graph_node_name(g, cycles[i].victims[k]);
+                        json_begin_object(&w);
+                        json_kv_string(&w, "unit", name);
+                        json_kv_string(&w, "loss", rules_check_loss(rules, "ordering-cycle", name));
+                        json_end_object(&w);
+                }
+                json_end_array(&w);
+                json_end_object(&w);
+        }
+        json_end_array(&w);
+        json_end_object(&w);
+        json_finish(&w);
+}
+
+static void print_cycles_text(const Model *m, const Rules *rules, const char *anchor, const Transaction *t,
+                              const Cycle *cycles, size_t n, bool truncated) {
+        Graph *g = model_graph(m);
+
+        printf("# boot transaction of %s: %zu jobs, %zu ordering cycle%s%s\n", anchor, transaction_job_count(t), n,
+               n == 1 ? "" : "s", truncated ? " (more not listed)" : "");
+        for (size_t i = 0; i < n; i++) {
+                printf("cycle %zu (%zu jobs; each line is ordered after the next):\n", i + 1, cycles[i].n);
+                for (size_t k = 0; k < cycles[i].n; k++) {
+                        const GraphEdge *e = graph_edge(g, cycles[i].edges[k]);
+                        _cleanup_(freep) char *o = origin_to_text(graph_origin(g, e->origin));
+                        printf("  %s %s=%s (%s)\n", graph_node_name(g, e->from), dep_type_to_string(e->type),
+                               graph_node_name(g, e->to), strna(o));
+                }
+                printf("  systemd may delete:%s\n", cycles[i].n_victims ? "" : " nothing - the transaction fails");
+                for (size_t k = 0; k < cycles[i].n_victims; k++) {
+                        const char *name = graph_node_name(g, cycles[i].victims[k]);
+                        const char *loss = rules_check_loss(rules, "ordering-cycle", name);
+                        printf("    %s%s%s\n", name, loss ? ": " : "", strempty(loss));
+                }
+        }
+}
+
 /* The ordering cycles of the boot transaction of anchor: each cycle's edges with their origins, and the jobs
  * systemd may delete to break it (not needed by the anchor) with what the boot loses then. Returns the exit
  * status: 1 when there are cycles. */
 static int print_cycles(const Model *m, const Rules *rules, const Context *ctx, const VersionChoice *vc,
                         const char *anchor, DiagList *diags) {
         _cleanup_(transaction_freep) Transaction *t = NULL;
-        Graph *g = model_graph(m);
         Cycle *cycles = NULL;
         size_t n = 0;
         bool truncated = false;
-        JsonWriter w;
         int r;
 
         r = transaction_build(m, anchor, &t, diags);
-        if (r < 0) {
-                log_error("%s: %s", anchor, r == -ENOENT ? "cannot be loaded, no transaction" : strerror(-r));
-                return EXIT_ERROR;
-        }
-        r = transaction_cycles(t, 256, &cycles, &n, &truncated);
+        if (r == -ENOENT)
+                log_error("%s: cannot be loaded, no transaction", anchor);
+        else if (r < 0)
+                log_error_errno(r, "%s", anchor);
         if (r < 0)
                 return EXIT_ERROR;
+        r = transaction_cycles(t, 256, &cycles, &n, &truncated);
+        if (r < 0)
+                return log_error_errno(r, "%s: cannot find the ordering cycles", anchor), EXIT_ERROR;
         if (ctx->format == FORMAT_DOT)
                 print_cycles_dot(m, rules, anchor, cycles, n);
-        else if (ctx->format == FORMAT_JSON) {
-                json_init(&w, stdout, false);
-                report_json_begin(&w, NULL);
-                json_kv_uint(&w, "systemd", model_version(m));
-                report_json_nearest_model(&w, vc);
-                json_kv_string(&w, "transaction", anchor);
-                json_kv_uint(&w, "jobs", transaction_job_count(t));
-                json_kv_bool(&w, "truncated", truncated);
-                json_key(&w, "cycles");
-                json_begin_array(&w);
-                for (size_t i = 0; i < n; i++) {
-                        json_begin_object(&w);
-                        json_key(&w, "edges");
-                        json_begin_array(&w);
-                        for (size_t k = 0; k < cycles[i].n; k++)
-                                edge_to_json(&w, g, graph_edge(g, cycles[i].edges[k]));
-                        json_end_array(&w);
-                        json_key(&w, "victims");
-                        json_begin_array(&w);
-                        for (size_t k = 0; k < cycles[i].n_victims; k++) {
-                                const char *name = graph_node_name(g, cycles[i].victims[k]);
-                                json_begin_object(&w);
-                                json_kv_string(&w, "unit", name);
-                                json_kv_string(&w, "loss", rules_check_loss(rules, "ordering-cycle", name));
-                                json_end_object(&w);
-                        }
-                        json_end_array(&w);
-                        json_end_object(&w);
-                }
-                json_end_array(&w);
-                json_end_object(&w);
-                json_finish(&w);
-        } else {
-                printf("# boot transaction of %s: %zu jobs, %zu ordering cycle%s%s\n", anchor,
-                       transaction_job_count(t), n, n == 1 ? "" : "s", truncated ? " (more not listed)" : "");
-                for (size_t i = 0; i < n; i++) {
-                        printf("cycle %zu (%zu jobs; each line is ordered after the next):\n", i + 1, cycles[i].n);
-                        for (size_t k = 0; k < cycles[i].n; k++) {
-                                const GraphEdge *e = graph_edge(g, cycles[i].edges[k]);
-                                _cleanup_(freep) char *o = origin_to_text(graph_origin(g, e->origin));
-                                printf("  %s %s=%s (%s)\n", graph_node_name(g, e->from), dep_type_to_string(e->type),
-                                       graph_node_name(g, e->to), strna(o));
-                        }
-                        printf("  systemd may delete:%s\n", cycles[i].n_victims ? "" : " nothing - the transaction fails");
-                        for (size_t k = 0; k < cycles[i].n_victims; k++) {
-                                const char *name = graph_node_name(g, cycles[i].victims[k]);
-                                const char *loss = rules_check_loss(rules, "ordering-cycle", name);
-                                printf("    %s%s%s\n", name, loss ? ": " : "", strempty(loss));
-                        }
-                }
-        }
+        else if (ctx->format == FORMAT_JSON)
+                print_cycles_json(m, rules, vc, anchor, t, cycles, n, truncated);
+        else
+                print_cycles_text(m, rules, anchor, t, cycles, n, truncated);
         fflush(stdout);
         r = n > 0 ? EXIT_FINDINGS : EXIT_CLEAN;
         cycle_list_free(cycles, n);
@@ -665,8 +696,186 @@ static int add_referenced_instances(Model *model) {
         }
 }
 
-int verb_graph(int argc, char *argv[], Context *ctx) {
+static void graph_args_done(GraphArgs *a) {
+        a->mounted = strv_free(a->mounted);
+        a->transaction = mfree(a->transaction);
+        a->dot.from = mfree(a->dot.from);
+        a->dot.to = mfree(a->dot.to);
+        live_args_done(&a->live);
+}
+
+/* The options that only mean something together. Returns 0, or -EINVAL after printing a usage error. */
+static int graph_check_args(const Context *ctx, const GraphArgs *a) {
         static const OutputFormat formats[] = { FORMAT_TEXT, FORMAT_JSON, FORMAT_DOT, _FORMAT_INVALID };
+        const DotFilter *d = &a->dot;
+
+        if (cli_check_format(ctx, "graph", formats) < 0)
+                return -EINVAL;
+        if ((d->types || d->from || d->to || d->depth || d->no_slices || d->no_conflicts) &&
+            (ctx->format != FORMAT_DOT || a->cycles)) {
+                log_error("--type, --from, --to, --depth, --no-slices and --no-conflicts choose what --format=dot "
+                          "draws of the graph (not with --cycles)");
+                return -EINVAL;
+        }
+        if (d->depth && !d->from && !d->to) {
+                log_error("--depth=%u counts arrows from --from or to --to: give one of them", d->depth);
+                return -EINVAL;
+        }
+        return 0;
+}
+
+/* The UNIT and PATH arguments: the names asked for, and the PATHs' directories to search first. Returns 0, or a
+ * negative errno after printing an error. */
+static int collect_names(char **args, int n, char ***names, char ***extra) {
+        for (int i = 0; i < n; i++) {
+                char *name = NULL;
+                int r;
+
+                if (strchr(args[i], '/')) {
+                        r = path_arg(args[i], &name, extra);
+                        if (r == -ENOMEM)
+                                return log_oom();
+                        if (r < 0)
+                                return r;
+                } else if (!unit_name_is_valid(args[i], UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE)) {
+                        log_error("\"%s\" is not a valid unit name (NAME.service, NAME@INSTANCE.service, ...)",
+                                  args[i]);
+                        return -EINVAL;
+                } else
+                        name = strdup(args[i]);
+                if (!name || strv_push(names, name) < 0)
+                        return log_oom();
+        }
+        return 0;
+}
+
+/* The model of in's version over the root and the PATHs' directories (with --cycles, the generators' units too).
+ * Returns 0, or a negative errno after printing an error. */
+static int graph_model_new(const GraphArgs *a, const Inputs *in, char **extra, char **generated, Model **ret,
+                           DiagList *diags) {
+        int r;
+
+        if (a->cycles) {
+                FeatureSet fs;
+                r = rules_feature_set(in->rules, in->vc.version, &fs);
+                if (r >= 0)
+                        r = lint_generate(in->root, &fs, generated, diags);
+                if (r < 0)
+                        return log_error_errno(r, "cannot write the generated units");
+        }
+        r = model_new(&(ModelOptions) {
+                              .generator_dir = *generated,
+                              .root = in->root,
+                              .extra_dirs = extra,
+                              .systemd = in->vc.version,
+                              .distro = in->distro,
+                              .target = in->target_name,
+                              .offline = a->offline,
+                              .no_base = a->no_base,
+                              .mounted = a->mounted,
+                      },
+                      in->rules, ret, diags);
+        if (r < 0) {
+                diag_list_print(diags, stderr, DIAG_WARNING);
+                return log_error_errno(r, "cannot set up the model");
+        }
+        return 0;
+}
+
+/* Every unit of the tree (no templates: they are not units). */
+static int whole_tree_names(Model *model, char ***ret) {
+        size_t k = 0;
+
+        if (model_list_names(model, ret) < 0)
+                return log_oom();
+        STRV_FOREACH(n, *ret) {
+                if (unit_name_is_valid(*n, UNIT_NAME_TEMPLATE))
+                        free(*n);
+                else
+                        (*ret)[k++] = *n;
+        }
+        (*ret)[k] = NULL;
+        return 0;
+}
+
+/* "NAME: not-found (...)" for a unit asked for that systemd could not load either: no empty graph but an input
+ * error, said at the end. Returns 0 or -ENOMEM. */
+static int note_unloaded(const ModelUnit *mu, const char *n, bool root, char ***unloaded) {
+        const char *frag = mu->unit->fragment_path;
+        char *e = NULL;
+
+        if (asprintf_safe(&e, "%s: %s%s%s", n, load_state_to_string(mu->unit->load_state), frag ? ", " : "",
+                          frag ? frag
+                          : root ? " (no unit file for it in the root)"
+                                 : " (no unit file for it given, nor in the base model)") < 0 ||
+            strv_push(unloaded, e) < 0)
+                return -ENOMEM;
+        return 0;
+}
+
+/* Loads the names into the model (and, for a whole tree, the instances they reference) and finishes it. Returns
+ * 0 (what could not be loaded in *unloaded), or a negative errno after printing an error. */
+static int load_names(Model *model, char **names, const GraphArgs *a, bool whole_tree, bool root,
+                      char ***unloaded) {
+        size_t n_names = strv_length(names), ahead = 0;
+        int r;
+
+        r = model_prefetch(model, n_names);
+        if (r < 0)
+                log_warning_errno(r, "loading on one thread"); /* slower, the same result */
+        for (size_t i = 0; i < n_names; i++) {
+                ModelUnit *mu = NULL;
+
+                model_hint_names(model, names, n_names, i, &ahead);
+                r = model_add(model, names[i], &mu);
+                /* units given as files count as enabled the way their [Install] section says */
+                if (r >= 0 && a->cycles && mu && mu->unit->from_extra_dir && lint_enable_by_install(model, mu) < 0)
+                        return log_oom();
+                if (r < 0)
+                        return log_error_errno(r, "%s: cannot load", names[i]);
+                if (!whole_tree && mu && mu->unit->load_state != LOAD_LOADED &&
+                    mu->unit->load_state != LOAD_MASKED && note_unloaded(mu, names[i], root, unloaded) < 0)
+                        return log_oom();
+        }
+        if (whole_tree) {
+                r = add_referenced_instances(model);
+                if (r < 0)
+                        return log_error_errno(r, "cannot load the instances the units reference");
+        }
+        r = model_finish(model);
+        if (r < 0)
+                return log_error_errno(r, "cannot build the graph");
+        return 0;
+}
+
+/* The graph in ctx's format, then what went wrong. Returns the exit status. */
+static int graph_print(const Context *ctx, const GraphArgs *a, const Inputs *in, Model *model, char **unloaded,
+                       DiagList *diags) {
+        int ret;
+
+        /* text and dot: the note as a comment line of each (dot: "//"), before everything else */
+        if (in->nearest && ctx->format != FORMAT_JSON)
+                printf("%s note: %s\n", ctx->format == FORMAT_DOT ? "//" : "#", in->nearest);
+        if (a->cycles)
+                return print_cycles(model, in->rules, ctx, &in->vc, a->transaction ?: "default.target", diags);
+        if (ctx->format == FORMAT_JSON)
+                print_json(model, ctx, &in->vc, a->all);
+        else if (ctx->format == FORMAT_DOT) {
+                if (print_dot(model, in->rules, &a->dot, a->all) < 0)
+                        return EXIT_ERROR;
+        } else
+                print_text(model, a->all);
+        fflush(stdout);
+        diag_list_print(diags, stderr, ctx->quiet ? DIAG_ERROR : DIAG_WARNING);
+        ret = diag_count(diags, DIAG_ERROR) > 0 ? EXIT_ERROR : EXIT_CLEAN;
+        STRV_FOREACH(e, unloaded) {
+                log_error("%s", *e);
+                ret = EXIT_ERROR;
+        }
+        return ret;
+}
+
+int verb_graph(int argc, char *argv[], Context *ctx) {
         static const struct option options[] = {
                 { "all", no_argument, NULL, ARG_ALL },
                 { "offline", no_argument, NULL, ARG_OFFLINE },
@@ -683,189 +892,33 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
                 LIVE_OPTIONS,
                 {},
         };
-        _cleanup_(root_freep) Root *root = NULL;
-        _cleanup_(rules_freep) Rules *rules = NULL;
-        _cleanup_(model_releasep) Model *model = NULL; /* the process exits after this verb */
-        _cleanup_(strv_freep) char **extra = NULL, **names = NULL;
-        bool whole_tree;
+        _cleanup_(graph_args_done) GraphArgs a = {};
         _cleanup_(diag_list_done) DiagList diags = {};
-        _cleanup_(freep) char *distro = NULL;
-        const char *target_name = NULL;
+        _cleanup_(inputs_done) Inputs in = {};
         _cleanup_(lint_generated_removep) char *generated = NULL;
-        _cleanup_(freep) char *nearest = NULL;
-        _cleanup_(strv_freep) char **unloaded = NULL;
-        GraphArgs a = {};
-        VersionChoice vc;
-        unsigned version;
-        int r, optind_, ret = EXIT_ERROR;
-
+        _cleanup_(model_releasep) Model *model = NULL; /* the process exits after this verb */
+        _cleanup_(strv_freep) char **extra = NULL, **names = NULL, **unloaded = NULL;
         _cleanup_(freep) char *help = strjoin(graph_help, "\n", graph_live_help);
-        if (!help)
-                return EXIT_ERROR;
-        r = cli_parse(argc, argv, ctx, options, LIVE_SHORT_OPTIONS, graph_option, &a, help, &optind_);
-        if (r != 0) {
-                strv_free(a.mounted);
-                live_args_done(&a.live);
-                return r > 0 ? EXIT_CLEAN : EXIT_ERROR;
-        }
-        if (live_args_wanted(&a.live)) {
-                ret = verb_graph_live(&a.live, argv + optind_, argc - optind_, ctx);
-                goto finish;
-        }
-        if (cli_check_format(ctx, "graph", formats) < 0)
-                goto finish;
-        if ((a.dot.types || a.dot.from || a.dot.to || a.dot.depth || a.dot.no_slices || a.dot.no_conflicts) &&
-            (ctx->format != FORMAT_DOT || a.cycles)) {
-                log_error("--type, --from, --to, --depth, --no-slices and --no-conflicts choose what --format=dot "
-                          "draws of the graph (not with --cycles)");
-                goto finish;
-        }
-        if (a.dot.depth && !a.dot.from && !a.dot.to) {
-                log_error("--depth=%u counts arrows from --from or to --to: give one of them", a.dot.depth);
-                goto finish;
-        }
-        r = cli_open_root(ctx, &root);
-        if (r < 0)
-                goto finish;
-        r = context_resolve_version(ctx, root, &vc);
-        if (r < 0)
-                goto finish;
-        version = vc.version;
-        nearest = version_choice_note(&vc);
-        if (version_choice_nearest(&vc) && !nearest)
-                goto finish;
-        r = cli_load_rules(&rules, &diags);
-        if (r < 0)
-                goto finish;
-        if (ctx->target && rules_target_version(rules, ctx->target, NULL, &target_name) >= 0 && target_name)
-                distro = strndup_safe(target_name, strcspn(target_name, "-"));
-        for (int i = optind_; i < argc; i++) {
-                char *name = NULL;
-                if (strchr(argv[i], '/')) {
-                        r = path_arg(argv[i], &name, &extra);
-                        if (r < 0)
-                                goto finish;
-                } else if (!unit_name_is_valid(argv[i], UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE)) {
-                        log_error("\"%s\" is not a valid unit name (NAME.service, NAME@INSTANCE.service, ...)",
-                                  argv[i]);
-                        goto finish;
-                } else
-                        name = strdup(argv[i]);
-                if (!name || strv_push(&names, name) < 0)
-                        goto finish;
-        }
+        bool whole_tree;
+        int r, optind_;
 
-        if (a.cycles) {
-                FeatureSet fs;
-                r = rules_feature_set(rules, version, &fs);
-                if (r >= 0)
-                        r = lint_generate(root, &fs, &generated, &diags);
-                if (r < 0) {
-                        log_error_errno(r, "cannot write the generated units");
-                        goto finish;
-                }
-        }
-        r = model_new(&(ModelOptions) {
-                              .generator_dir = generated,
-                              .root = root,
-                              .extra_dirs = extra,
-                              .systemd = version,
-                              .distro = distro,
-                              .target = target_name,
-                              .offline = a.offline,
-                              .no_base = a.no_base,
-                              .mounted = a.mounted,
-                      },
-                      rules, &model, &diags);
-        if (r < 0) {
-                diag_list_print(&diags, stderr, DIAG_WARNING);
-                log_error_errno(r, "cannot set up the model");
-                goto finish;
-        }
+        if (!help)
+                return log_oom(), EXIT_ERROR;
+        r = cli_parse(argc, argv, ctx, options, LIVE_SHORT_OPTIONS, graph_option, &a, help, &optind_);
+        if (r != 0)
+                return r > 0 ? EXIT_CLEAN : EXIT_ERROR;
+        if (live_args_wanted(&a.live))
+                return verb_graph_live(&a.live, argv + optind_, argc - optind_, ctx);
+        if (graph_check_args(ctx, &a) < 0 || cli_open_inputs(ctx, INPUTS_VERSION, &in, &diags) < 0 ||
+            collect_names(argv + optind_, argc - optind_, &names, &extra) < 0 ||
+            graph_model_new(&a, &in, extra, &generated, &model, &diags) < 0)
+                return EXIT_ERROR;
         whole_tree = !names;
-        if (!names) {
-                /* every unit of the tree (no templates: they are not units) */
-                size_t k = 0;
-                r = model_list_names(model, &names);
-                if (r < 0)
-                        goto finish;
-                STRV_FOREACH(n, names) {
-                        if (unit_name_is_valid(*n, UNIT_NAME_TEMPLATE))
-                                free(*n);
-                        else
-                                names[k++] = *n;
-                }
-                names[k] = NULL;
-        }
+        if (whole_tree && whole_tree_names(model, &names) < 0)
+                return EXIT_ERROR;
         if (a.cycles && strv_extend(&names, a.transaction ?: "default.target") < 0)
-                goto finish;
-        r = model_prefetch(model, strv_length(names));
-        if (r < 0)
-                log_warning_errno(r, "loading on one thread"); /* slower, the same result */
-        for (size_t i = 0, ahead = 0, n_names = strv_length(names); i < n_names; i++) {
-                const char *n = names[i];
-                ModelUnit *mu = NULL;
-                model_hint_names(model, names, n_names, i, &ahead);
-                r = model_add(model, n, &mu);
-                /* units given as files count as enabled the way their [Install] section says */
-                if (r >= 0 && a.cycles && mu && mu->unit->from_extra_dir && lint_enable_by_install(model, mu) < 0)
-                        goto finish;
-                if (r < 0) {
-                        log_error_errno(r, "%s: cannot load", n);
-                        goto finish;
-                }
-                /* a unit asked for that systemd could not load either is no empty graph: an input error */
-                if (!whole_tree && mu && mu->unit->load_state != LOAD_LOADED && mu->unit->load_state != LOAD_MASKED) {
-                        char *e = NULL;
-                        if (asprintf_safe(&e, "%s: %s%s%s", n, load_state_to_string(mu->unit->load_state),
-                                          mu->unit->fragment_path ? ", " : "",
-                                          mu->unit->fragment_path ? mu->unit->fragment_path
-                                          : root ? " (no unit file for it in the root)"
-                                                 : " (no unit file for it given, nor in the base model)") < 0 ||
-                            strv_push(&unloaded, e) < 0)
-                                goto finish;
-                }
-        }
-        if (whole_tree) {
-                r = add_referenced_instances(model);
-                if (r < 0) {
-                        log_error("cannot load the instances the units reference: %s", strerror(-r));
-                        goto finish;
-                }
-        }
-        r = model_finish(model);
-        if (r < 0) {
-                log_error_errno(r, "cannot build the graph");
-                goto finish;
-        }
-        if (a.cycles) {
-                if (nearest && ctx->format != FORMAT_JSON)
-                        printf("%s note: %s\n", ctx->format == FORMAT_DOT ? "//" : "#", nearest);
-                ret = print_cycles(model, rules, ctx, &vc, a.transaction ?: "default.target", &diags);
-                goto finish;
-        }
-        /* text and dot: the note as a comment line of each (dot: "//"), before everything else */
-        if (nearest && ctx->format != FORMAT_JSON)
-                printf("%s note: %s\n", ctx->format == FORMAT_DOT ? "//" : "#", nearest);
-        if (ctx->format == FORMAT_JSON)
-                print_json(model, ctx, &vc, a.all);
-        else if (ctx->format == FORMAT_DOT) {
-                if (print_dot(model, rules, &a.dot, a.all) < 0)
-                        goto finish;
-        } else
-                print_text(model, a.all);
-        fflush(stdout);
-        diag_list_print(&diags, stderr, ctx->quiet ? DIAG_ERROR : DIAG_WARNING);
-        ret = diag_count(&diags, DIAG_ERROR) > 0 ? EXIT_ERROR : EXIT_CLEAN;
-        STRV_FOREACH(e, unloaded) {
-                log_error("%s", *e);
-                ret = EXIT_ERROR;
-        }
-finish:
-        strv_free(a.mounted);
-        free(a.transaction);
-        free(a.dot.from);
-        free(a.dot.to);
-        live_args_done(&a.live);
-        return ret;
+                return log_oom(), EXIT_ERROR;
+        if (load_names(model, names, &a, whole_tree, in.root, &unloaded) < 0)
+                return EXIT_ERROR;
+        return graph_print(ctx, &a, &in, model, unloaded, &diags);
 }

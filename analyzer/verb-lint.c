@@ -156,7 +156,7 @@ static int collect_package(const char *arg, const struct stat *st, const char *s
         if (r < 0 && diag_count(&diags, DIAG_ERROR) > 0)
                 return r == -ENOMEM ? r : -EINVAL; /* said above, and in input */
         if (r < 0) {
-                log_error("%s: cannot read the package: %s", arg, strerror(-r));
+                log_error_errno(r, "%s: cannot read the package", arg);
                 return r == -ENOMEM ? r : input_error(input, arg, "cannot read the package: %s", strerror(-r));
         }
         return 1;
@@ -172,7 +172,7 @@ static int collect_args(int argc, char *argv[], int first, const char *stdin_nam
 
                 if (!streq(argv[i], "-") && stat(argv[i], &st) < 0) {
                         r = errno;
-                        log_error("%s: %s", argv[i], strerror(r));
+                        log_error_errno(r, "%s", argv[i]);
                         return input_error(input, argv[i], "%s", strerror(r));
                 }
                 r = collect_package(argv[i], &st, stdin_name, pkgs, input, said_error);
@@ -398,7 +398,7 @@ static int lint_target_run(const Context *ctx, const Root *root, Rules *rules, P
         r = collect_packages(pkgs, root, &t->features, ctx->quiet || !first_target, &t->names, &t->package_dirs,
                              &t->tmpfiles, said_error);
         if (r < 0) {
-                log_error("cannot read the packages: %s", strerror(-r));
+                log_error_errno(r, "cannot read the packages");
                 return r;
         }
         if (!paths_given && collect_root_units(root, &t->features, &t->names, &t->diags) < 0) {
@@ -415,7 +415,7 @@ static int lint_target_run(const Context *ctx, const Root *root, Rules *rules, P
         }
         r = lint_generate(root, &t->features, &t->generated, &t->diags);
         if (r < 0) {
-                log_error("cannot write the generated units: %s", strerror(-r));
+                log_error_errno(r, "cannot write the generated units");
                 return r;
         }
 
@@ -429,7 +429,7 @@ static int lint_target_run(const Context *ctx, const Root *root, Rules *rules, P
         r = lint_run(&ro, rules, &t->run, &t->diags);
         if (r < 0) {
                 diag_list_print(&t->diags, stderr, DIAG_ERROR);
-                log_error("cannot lint for systemd %u: %s", t->vc.version, strerror(-r));
+                log_error_errno(r, "cannot lint for systemd %u", t->vc.version);
                 return r;
         }
         STRV_FOREACH(e, t->run->load_errors) {
@@ -442,12 +442,171 @@ static int lint_target_run(const Context *ctx, const Root *root, Rules *rules, P
         r = pkgs->n_packages > 0 ? 0 : fix_attach(&ro, rules, t->run, &t->diags);
         if (r < 0) {
                 diag_list_print(&t->diags, stderr, DIAG_ERROR);
-                log_error("cannot search for fixes: %s", strerror(-r));
+                log_error_errno(r, "cannot search for fixes");
                 return r;
         }
         relativize_findings(&t->run->findings);
         finding_list_sort(&t->run->findings);
         return diag_list_copy(&t->errors, &t->diags, DIAG_ERROR);
+}
+
+static void lint_args_done(LintArgs *a) {
+        a->suppressions = mfree(a->suppressions);
+        a->transaction = mfree(a->transaction);
+        a->profile = mfree(a->profile);
+        a->stdin_name = mfree(a->stdin_name);
+}
+
+/* --suppressions=FILE into supp. Returns 0, or a negative errno after printing why. */
+static int load_suppressions(const char *path, SuppressionFile *supp, DiagList *diags) {
+        int r;
+
+        if (!path)
+                return 0;
+        r = suppression_file_load(path, supp, diags);
+        if (r < 0)
+                diag_list_print(diags, stderr, DIAG_ERROR);
+        return r;
+}
+
+/* A mistyped check id in the suppression file would never match: said, with the id meant. */
+static void warn_unknown_checks(const Rules *rules, const SuppressionFile *supp) {
+        for (size_t k = 0; supp->checks && supp->checks[k]; k++)
+                if (!streq(supp->checks[k], "all") && !rules_check_lookup(rules, supp->checks[k])) {
+                        const char *close = rules_suggest_check(rules, supp->checks[k]);
+                        log_warning("%s:%u: unknown check \"%s\"%s%s%s; 'bootrace explain' lists them", supp->path,
+                                    supp->lines[k], supp->checks[k], close ? " (did you mean \"" : "",
+                                    strempty(close), close ? "\"?)" : "");
+                }
+}
+
+/* Every target judged, with what its reports need. */
+typedef struct LintTargets {
+        LintTarget *items;
+        ReportRun *runs;
+        ReportMeta *metas;
+        DiagList *errors; /* what went wrong for every target, then for this one */
+        size_t n;
+} LintTargets;
+
+static void lint_targets_done(LintTargets *l) {
+        for (size_t i = 0; l->items && i < l->n; i++)
+                lint_target_done(&l->items[i]);
+        for (size_t i = 0; l->errors && i < l->n; i++)
+                diag_list_done(&l->errors[i]);
+        free(l->items);
+        free(l->runs);
+        free(l->metas);
+        free(l->errors);
+        *l = (LintTargets) {};
+}
+
+/* Several --target: each judged on its own (--systemd names one version: then the last --target). Returns 0, or
+ * a negative errno after printing an error. */
+static int lint_targets_setup(Context *ctx, Inputs *in, const char *profile, LintTargets *l) {
+        l->n = strv_length(ctx->targets) > 1 && ctx->systemd == 0 ? strv_length(ctx->targets) : 1;
+        l->items = calloc(l->n, sizeof(LintTarget));
+        l->runs = calloc(l->n, sizeof(ReportRun));
+        l->metas = calloc(l->n, sizeof(ReportMeta));
+        l->errors = calloc(l->n, sizeof(DiagList));
+        if (!l->items || !l->runs || !l->metas || !l->errors)
+                return log_oom();
+        for (size_t i = 0; i < l->n; i++) {
+                int r;
+
+                l->items[i].name = l->n > 1 ? ctx->targets[i] : NULL;
+                r = lint_target_setup(ctx, in->root, &in->rules, profile, &l->items[i]);
+                if (r == -ENOMEM)
+                        return log_oom();
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* Lints every target. Returns 0, 1 when nothing could be judged (said, and recorded in input), or a negative
+ * errno after printing an error. */
+static int lint_targets_run(const Context *ctx, const Inputs *in, const LintArgs *a, PackageSet *pkgs,
+                            char **names, bool paths_given, char **extra, SuppressionFile *supp, DiagList *input,
+                            bool *said_error, LintTargets *l) {
+        for (size_t i = 0; i < l->n; i++) {
+                int r = lint_target_run(ctx, in->root, in->rules, pkgs, names, paths_given, extra, i == 0,
+                                        a->transaction, supp, said_error, &l->items[i]);
+                if (r == -ENOENT) {
+                        /* nothing to judge: said, and recorded for the reports */
+                        if (input_error(input, NULL, "no unit files to judge") == -ENOMEM)
+                                return log_oom();
+                        return 1;
+                }
+                if (r == -ENOMEM)
+                        return log_oom();
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* The reports of every target (nothing judged: only the machine-readable formats say what went wrong; text
+ * said it on stderr). Returns 0, or a negative errno after printing an error. */
+static int lint_report(const Context *ctx, const Inputs *in, PackageSet *pkgs, const DiagList *input, bool fatal,
+                       LintTargets *l) {
+        static const FindingList none = {};
+        int r;
+
+        for (size_t i = 0; i < l->n; i++) {
+                LintTarget *t = &l->items[i];
+
+                if (diag_list_copy(&l->errors[i], input, DIAG_ERROR) < 0 ||
+                    diag_list_copy(&l->errors[i], &t->errors, DIAG_ERROR) < 0)
+                        return log_oom();
+                l->metas[i] = (ReportMeta) {
+                        .tool_version = PACKAGE_VERSION, .systemd = t->vc.version, .target = t->target_name,
+                        .rules = in->rules, .units = t->run ? t->run->linted : NULL, .color = ctx->color,
+                        .quiet = ctx->quiet, .packages = pkgs, .tmpfiles = &t->tmpfiles,
+                        .version_choice = &t->vc, .nearest_note = t->nearest, .profile = t->profile,
+                        .errors = &l->errors[i],
+                };
+                l->runs[i] = (ReportRun) { .findings = t->run ? &t->run->findings : &none, .meta = &l->metas[i] };
+        }
+        if (fatal && ctx->format == FORMAT_TEXT)
+                return 0;
+        r = report_lint(ctx->format, l->runs, l->n, stdout);
+        fflush(stdout);
+        if (r < 0)
+                return log_error_errno(r, "cannot write the report");
+        return 0;
+}
+
+/* Load warnings became findings (unknown-key, invalid-value); errors and notices are said here, and the
+ * suppressions that matched nothing. */
+static void say_leftovers(const Context *ctx, const LintTargets *l, const SuppressionFile *supp, bool *said_error) {
+        for (size_t i = 0; i < l->n; i++)
+                for (size_t k = 0; k < l->items[i].diags.n; k++) {
+                        const Diag *d = &l->items[i].diags.items[k];
+                        if (d->level == DIAG_ERROR || (!ctx->quiet && d->level == DIAG_NOTICE && i == 0)) {
+                                DiagList one = { .items = (Diag *) d, .n = 1 };
+                                diag_list_print(&one, stderr, DIAG_NOTICE);
+                                *said_error = *said_error || d->level == DIAG_ERROR;
+                        }
+                }
+        for (size_t k = 0; supp->units && supp->units[k]; k++)
+                if (!supp->used[k] && !ctx->quiet)
+                        log_warning("%s:%u: suppression of %s for %s matched no finding", supp->path, supp->lines[k],
+                                    supp->checks[k], supp->units[k]);
+}
+
+/* The worst of the targets. */
+static int lint_exit_status(const Context *ctx, const LintTargets *l, bool said_error) {
+        int ret = EXIT_CLEAN;
+
+        for (size_t i = 0; i < l->n; i++) {
+                if (l->items[i].run->input_error || said_error)
+                        ret = EXIT_ERROR;
+                else if (ret == EXIT_CLEAN && l->items[i].run &&
+                         finding_list_count_at_least(&l->items[i].run->findings, ctx->fail_on) > 0)
+                        ret = EXIT_FINDINGS;
+        }
+        return ret;
 }
 
 int verb_lint(int argc, char *argv[], Context *ctx) {
@@ -460,154 +619,45 @@ int verb_lint(int argc, char *argv[], Context *ctx) {
                 { "stdin-name", required_argument, NULL, ARG_STDIN_NAME },
                 {},
         };
-        _cleanup_(root_freep) Root *root = NULL;
-        _cleanup_(rules_freep) Rules *rules = NULL;
-        _cleanup_(strv_freep) char **names = NULL, **extra = NULL;
+        _cleanup_(lint_args_done) LintArgs args = {};
         _cleanup_(diag_list_done) DiagList diags = {}, input = {};
         _cleanup_(suppression_file_done) SuppressionFile supp = {};
+        _cleanup_(inputs_done) Inputs in = {};
         _cleanup_(package_set_done) PackageSet pkgs = {};
-        _cleanup_(freep) char *anchor = NULL, *profile_name = NULL, *stdin_name = NULL;
-        _cleanup_(freep) LintTarget *targets = NULL;
-        _cleanup_(freep) ReportRun *runs = NULL;
-        _cleanup_(freep) ReportMeta *metas = NULL;
-        _cleanup_(freep) DiagList *errors = NULL;
-        LintArgs args = {};
-        size_t n_targets;
+        _cleanup_(strv_freep) char **names = NULL, **extra = NULL;
+        _cleanup_(lint_targets_done) LintTargets targets = {};
         bool said_error = false; /* an error was printed: the exit status is 2 whatever else is found */
-        bool fatal = false;      /* nothing could be judged: the reports hold only what went wrong */
-        int r, first, ret = EXIT_CLEAN;
+        bool fatal;              /* nothing could be judged: the reports hold only what went wrong */
+        int r, first;
 
         r = cli_parse(argc, argv, ctx, options, NULL, lint_option, &args, lint_help, &first);
-        anchor = args.transaction;
-        profile_name = args.profile;
-        stdin_name = args.stdin_name;
-        if (r != 0) {
-                free(args.suppressions);
+        if (r != 0)
                 return r > 0 ? EXIT_CLEAN : EXIT_ERROR;
-        }
-        if (args.suppressions) {
-                r = suppression_file_load(args.suppressions, &supp, &diags);
-                free(args.suppressions);
-                if (r < 0) {
-                        diag_list_print(&diags, stderr, DIAG_ERROR);
-                        return EXIT_ERROR;
-                }
-        }
-        if (cli_check_format(ctx, "lint", formats) < 0)
+        if (load_suppressions(args.suppressions, &supp, &diags) < 0 || cli_check_format(ctx, "lint", formats) < 0)
                 return EXIT_ERROR;
         if (first >= argc && !ctx->root) {
                 log_error("lint: give unit files or directories, or --root=DIR; see 'bootrace lint --help'");
                 return EXIT_ERROR;
         }
-        r = cli_open_root(ctx, &root);
-        if (r < 0)
+        if (cli_open_inputs(ctx, 0, &in, &diags) < 0)
                 return EXIT_ERROR;
-        r = cli_load_rules(&rules, &diags);
-        if (r < 0)
+        warn_unknown_checks(in.rules, &supp);
+        if (lint_targets_setup(ctx, &in, args.profile, &targets) < 0)
                 return EXIT_ERROR;
-        /* a mistyped check id in the suppression file would never match: said, with the id meant */
-        for (size_t k = 0; supp.checks && supp.checks[k]; k++)
-                if (!streq(supp.checks[k], "all") && !rules_check_lookup(rules, supp.checks[k])) {
-                        const char *close = rules_suggest_check(rules, supp.checks[k]);
-                        log_warning("%s:%u: unknown check \"%s\"%s%s%s; 'bootrace explain' lists them", supp.path,
-                                    supp.lines[k], supp.checks[k], close ? " (did you mean \"" : "",
-                                    strempty(close), close ? "\"?)" : "");
-                }
-
-        /* several --target: each judged on its own (--systemd names one version: then the last --target) */
-        n_targets = strv_length(ctx->targets) > 1 && ctx->systemd == 0 ? strv_length(ctx->targets) : 1;
-        targets = calloc(n_targets, sizeof(LintTarget));
-        runs = calloc(n_targets, sizeof(ReportRun));
-        metas = calloc(n_targets, sizeof(ReportMeta));
-        errors = calloc(n_targets, sizeof(DiagList));
-        if (!targets || !runs || !metas || !errors)
-                return EXIT_ERROR;
-        for (size_t i = 0; i < n_targets; i++) {
-                targets[i].name = n_targets > 1 ? ctx->targets[i] : NULL;
-                if (lint_target_setup(ctx, root, &rules, profile_name, &targets[i]) < 0) {
-                        ret = EXIT_ERROR;
-                        goto finish;
-                }
-        }
-
-        r = collect_args(argc, argv, first, stdin_name, &names, &extra, &pkgs, &input, &said_error);
-        if (r == -ENOMEM) {
-                ret = EXIT_ERROR;
-                goto finish;
-        }
+        r = collect_args(argc, argv, first, args.stdin_name, &names, &extra, &pkgs, &input, &said_error);
+        if (r == -ENOMEM)
+                return log_oom(), EXIT_ERROR;
         fatal = r < 0;
-        for (size_t i = 0; i < n_targets && !fatal; i++) {
-                r = lint_target_run(ctx, root, rules, &pkgs, names, first < argc, extra, i == 0, anchor, &supp,
-                                    &said_error, &targets[i]);
-                if (r == -ENOENT) {
-                        /* nothing to judge: said, and recorded for the reports */
-                        if (input_error(&input, NULL, "no unit files to judge") == -ENOMEM) {
-                                ret = EXIT_ERROR;
-                                goto finish;
-                        }
-                        fatal = true;
-                } else if (r < 0) {
-                        ret = EXIT_ERROR;
-                        goto finish;
-                }
+        if (!fatal) {
+                r = lint_targets_run(ctx, &in, &args, &pkgs, names, first < argc, extra, &supp, &input,
+                                     &said_error, &targets);
+                if (r < 0)
+                        return EXIT_ERROR;
+                fatal = r > 0;
         }
-
-        ret = EXIT_ERROR;
-        for (size_t i = 0; i < n_targets; i++) {
-                LintTarget *t = &targets[i];
-                static const FindingList none = {};
-
-                /* what went wrong for every target, then for this one */
-                if (diag_list_copy(&errors[i], &input, DIAG_ERROR) < 0 ||
-                    diag_list_copy(&errors[i], &t->errors, DIAG_ERROR) < 0)
-                        goto finish;
-                metas[i] = (ReportMeta) {
-                        .tool_version = PACKAGE_VERSION, .systemd = t->vc.version, .target = t->target_name,
-                        .rules = rules, .units = t->run ? t->run->linted : NULL, .color = ctx->color,
-                        .quiet = ctx->quiet, .packages = &pkgs, .tmpfiles = &t->tmpfiles,
-                        .version_choice = &t->vc, .nearest_note = t->nearest, .profile = t->profile,
-                        .errors = &errors[i],
-                };
-                runs[i] = (ReportRun) { .findings = t->run ? &t->run->findings : &none, .meta = &metas[i] };
-        }
-        ret = fatal ? EXIT_ERROR : EXIT_CLEAN;
-        /* nothing judged: the machine-readable formats still say what went wrong; text said it on stderr */
-        if (!fatal || ctx->format != FORMAT_TEXT) {
-                r = report_lint(ctx->format, runs, n_targets, stdout);
-                fflush(stdout);
-                if (r < 0) {
-                        log_error("cannot write the report: %s", strerror(-r));
-                        ret = EXIT_ERROR;
-                }
-        }
+        r = lint_report(ctx, &in, &pkgs, &input, fatal, &targets);
         if (fatal)
-                goto finish;
-        /* load warnings became findings (unknown-key, invalid-value); errors and notices are said here */
-        for (size_t i = 0; i < n_targets; i++)
-                for (size_t k = 0; k < targets[i].diags.n; k++) {
-                        const Diag *d = &targets[i].diags.items[k];
-                        if (d->level == DIAG_ERROR || (!ctx->quiet && d->level == DIAG_NOTICE && i == 0)) {
-                                DiagList one = { .items = (Diag *) d, .n = 1 };
-                                diag_list_print(&one, stderr, DIAG_NOTICE);
-                                said_error = said_error || d->level == DIAG_ERROR;
-                        }
-                }
-        for (size_t k = 0; supp.units && supp.units[k]; k++)
-                if (!supp.used[k] && !ctx->quiet)
-                        log_warning("%s:%u: suppression of %s for %s matched no finding", supp.path, supp.lines[k],
-                                    supp.checks[k], supp.units[k]);
-        /* the worst of the targets */
-        for (size_t i = 0; i < n_targets; i++) {
-                if (targets[i].run->input_error || said_error)
-                        ret = EXIT_ERROR;
-                else if (ret == EXIT_CLEAN && targets[i].run &&
-                         finding_list_count_at_least(&targets[i].run->findings, ctx->fail_on) > 0)
-                        ret = EXIT_FINDINGS;
-        }
-finish:
-        for (size_t i = 0; targets && i < n_targets; i++)
-                lint_target_done(&targets[i]);
-        for (size_t i = 0; errors && i < n_targets; i++)
-                diag_list_done(&errors[i]);
-        return ret;
+                return EXIT_ERROR;
+        say_leftovers(ctx, &targets, &supp, &said_error);
+        return r < 0 ? EXIT_ERROR : lint_exit_status(ctx, &targets, said_error);
 }

@@ -387,21 +387,161 @@ static void print_json(const char *unit, const char *like, const char *fragment,
         json_finish(&w);
 }
 
+/* The command to run (argv, or /bin/true), its executable looked up under the root. Returns 0, or a negative
+ * errno after printing an error. */
+static int probe_command(const Context *ctx, char **args, int n, char ***ret) {
+        static char * const default_cmd[] = { (char *) "/bin/true", NULL };
+        _cleanup_(strv_freep) char **cmd = NULL;
+        _cleanup_(freep) char *exe = NULL;
+        int r;
+
+        cmd = strv_copy(n > 0 ? args : default_cmd);
+        if (!cmd)
+                return log_oom();
+        r = resolve_command(ctx->root, cmd[0], &exe);
+        if (r == -ENOMEM)
+                return log_oom();
+        if (r < 0) {
+                log_error("probe: %s: %s", cmd[0],
+                          r == -ENOENT ? "not found (give an absolute path)" : "give an absolute path");
+                return r;
+        }
+        free(cmd[0]);
+        cmd[0] = TAKE_PTR(exe);
+        *ret = TAKE_PTR(cmd);
+        return 0;
+}
+
+/* The bus of --host, --machine or this system, and its manager. Returns 0, or a negative errno after printing an
+ * error. */
+static int probe_connect(const ProbeArgs *a, sd_bus **ret_bus, LiveSystem **ret_mgr) {
+        _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
+        BusTarget target = { .host = a->host, .machine = a->machine };
+        char tbuf[256], ebuf[512];
+        int r;
+
+        r = bus_open_target(&target, ret_bus);
+        if (r < 0)
+                return log_error_errno(r, "probe: cannot connect to %s", bus_target_describe(&target, tbuf));
+        r = live_load_manager(
+                *ret_bus, &(LiveOptions){ .deadline = deadline_after(MIN(a->timeout, 10 * USEC_PER_SEC)) }, ret_mgr,
+                &error);
+        if (r < 0) {
+                log_error("probe: cannot talk to systemd on %s: %s", bus_target_describe(&target, tbuf),
+                          bus_error_describe(&error, r, ebuf));
+                return r;
+        }
+        return 0;
+}
+
+/* --like's settings (read for the version asked for, or the running one's), then -p's. Returns 0, or a negative
+ * errno after printing an error. */
+static int probe_props(const Context *ctx, const ProbeArgs *a, const LiveSystem *mgr, TransientProps *props,
+                       char ***ret_not_applied, char **ret_fragment) {
+        int r;
+
+        if (a->like) {
+                /* the version only says how to read the --like unit's settings */
+                _cleanup_(freep) char *nearest = NULL;
+                VersionChoice vc;
+                if (ctx->systemd || ctx->target) {
+                        _cleanup_(root_freep) Root *root = NULL;
+                        if (root_open(ctx->root ?: "/", &root) < 0 || context_resolve_version(ctx, root, &vc) < 0)
+                                return -EINVAL;
+                } else if (context_check_version(ctx, mgr->manager.version_major, VERSION_FROM_LIVE,
+                                                 "the running systemd", &vc) < 0)
+                        return -EINVAL;
+                nearest = version_choice_note(&vc);
+                if (nearest)
+                        log_warning("probe: --like=%s %s", a->like, nearest);
+                r = like_props(ctx, a->like, vc.version, props, ret_not_applied, ret_fragment);
+                if (r < 0)
+                        return r;
+        }
+        STRV_FOREACH(p, a->assignments) {
+                const char *err = NULL;
+                r = probe_props_assign(props, *p, &err);
+                if (r == -ENOMEM)
+                        return log_oom();
+                if (r < 0) {
+                        log_error("probe: -p %s: %s", *p, err);
+                        return r;
+                }
+        }
+        return 0;
+}
+
+/* The transient unit's name (--unit, or a random one) into *ret_unit, and the frame of its properties. */
+static int probe_frame(const ProbeArgs *a, char **cmd, TransientProps *props, char **ret_unit) {
+        _cleanup_(freep) char *description = NULL;
+        int r;
+
+        if (a->unit)
+                *ret_unit = strdup(a->unit);
+        else {
+                r = random_unit_name(ret_unit);
+                if (r == -EIO)
+                        return log_error_errno(r, "probe: cannot read /dev/urandom for a unit name");
+        }
+        if (!*ret_unit ||
+            asprintf_safe(&description, "bootrace probe%s%s", a->like ? " like " : "", strempty(a->like)) < 0 ||
+            probe_props_frame(props, description, cmd) < 0)
+                return log_oom();
+        return 0;
+}
+
+/* Runs it. SIGINT/SIGTERM end the wait (EINTR), and the unit is cleaned up: no SA_RESTART. */
+static int probe_run(sd_bus *bus, const char *unit, const TransientProps *props, uint64_t budget,
+                     TransientResult *res) {
+        struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+        int r;
+
+        sigemptyset(&sa.sa_mask);
+        (void) sigaction(SIGINT, &sa, &old_int);
+        (void) sigaction(SIGTERM, &sa, &old_term);
+        r = transient_run(bus,
+                          &(TransientRequest) { .name = unit,
+                                                .props = props,
+                                                .budget = budget,
+                                                .cancel = &cancel_flag,
+                                                .unref = true },
+                          res);
+        (void) sigaction(SIGINT, &old_int, NULL);
+        (void) sigaction(SIGTERM, &old_term, NULL);
+        return r < 0 ? log_oom() : 0;
+}
+
+/* The invocation's journal lines into log, or in *ret_note why there are none or not all. */
+static void probe_journal(const Context *ctx, const ProbeArgs *a, const char *unit, const TransientResult *res,
+                          InvocationLog *log, char **ret_note) {
+        int r;
+
+        if (a->journal_lines == 0 || !res->invocation_id)
+                return;
+        if (a->host || a->machine) {
+                *ret_note = strdup("not read: the journal of a remote system is not reachable from here");
+                return;
+        }
+        /* the job is over; give journald a moment to write the last lines */
+        r = invocation_log_read(a->directory ?: ctx->root, !a->directory && ctx->root, unit, res->invocation_id,
+                                deadline_after(2 * USEC_PER_SEC), a->journal_lines, log);
+        if (r < 0)
+                (void) asprintf_safe(ret_note, "cannot read the journal%s%s: %s", a->directory ? " in " : "",
+                                     strempty(a->directory), strerror(-r));
+        else if (!log->complete)
+                *ret_note = strdup("incomplete: PID 1's message that ends the job was not (yet) in the journal");
+}
+
 int verb_probe(int argc, char *argv[], Context *ctx) {
         static const OutputFormat formats[] = { FORMAT_TEXT, FORMAT_JSON, _FORMAT_INVALID };
-        static char * const default_cmd[] = { (char *) "/bin/true", NULL };
+        _cleanup_(probe_args_done) ProbeArgs a = { .timeout = 30 * USEC_PER_SEC, .journal_lines = 50 };
         _cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
-        _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
         _cleanup_(live_system_freep) LiveSystem *mgr = NULL;
         _cleanup_(transient_props_done) TransientProps props = {};
         _cleanup_(transient_result_done) TransientResult res = { .exec_main_code = -1 };
         _cleanup_(invocation_log_done) InvocationLog log = {};
         _cleanup_(strv_freep) char **not_applied = NULL, **cmd = NULL;
-        _cleanup_(freep) char *unit = NULL, *fragment = NULL, *description = NULL, *exe = NULL, *note = NULL;
-        _cleanup_(probe_args_done) ProbeArgs a = { .timeout = 30 * USEC_PER_SEC, .journal_lines = 50 };
-        struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
-        char tbuf[256], ebuf[512];
-        unsigned version = 0;
+        _cleanup_(freep) char *unit = NULL, *fragment = NULL, *note = NULL;
         int optind_, r;
 
         r = cli_parse(argc, argv, ctx, options, "p:D:H:M:", handle, &a, help, &optind_);
@@ -413,107 +553,11 @@ int verb_probe(int argc, char *argv[], Context *ctx) {
                 log_error("probe: give --host or --machine, not both");
                 return EXIT_ERROR;
         }
-
-        /* the command */
-        cmd = strv_copy(optind_ < argc ? argv + optind_ : default_cmd);
-        if (!cmd)
-                return log_oom(), EXIT_ERROR;
-        r = resolve_command(ctx->root, cmd[0], &exe);
-        if (r < 0) {
-                log_error("probe: %s: %s", cmd[0],
-                          r == -ENOENT ? "not found (give an absolute path)" : "give an absolute path");
+        if (probe_command(ctx, argv + optind_, argc - optind_, &cmd) < 0 || probe_connect(&a, &bus, &mgr) < 0 ||
+            probe_props(ctx, &a, mgr, &props, &not_applied, &fragment) < 0 ||
+            probe_frame(&a, cmd, &props, &unit) < 0 || probe_run(bus, unit, &props, a.timeout, &res) < 0)
                 return EXIT_ERROR;
-        }
-        free(cmd[0]);
-        cmd[0] = TAKE_PTR(exe);
-
-        BusTarget target = { .host = a.host, .machine = a.machine };
-        r = bus_open_target(&target, &bus);
-        if (r < 0) {
-                log_error_errno(r, "probe: cannot connect to %s", bus_target_describe(&target, tbuf));
-                return EXIT_ERROR;
-        }
-        r = live_load_manager(
-                bus, &(LiveOptions){ .deadline = deadline_after(MIN(a.timeout, 10 * USEC_PER_SEC)) }, &mgr,
-                &error);
-        if (r < 0) {
-                log_error("probe: cannot talk to systemd on %s: %s", bus_target_describe(&target, tbuf),
-                          bus_error_describe(&error, r, ebuf));
-                return EXIT_ERROR;
-        }
-        if (a.like) {
-                /* the version only says how to read the --like unit's settings */
-                _cleanup_(freep) char *nearest = NULL;
-                VersionChoice vc;
-                if (ctx->systemd || ctx->target) {
-                        _cleanup_(root_freep) Root *root = NULL;
-                        if (root_open(ctx->root ?: "/", &root) < 0 || context_resolve_version(ctx, root, &vc) < 0)
-                                return EXIT_ERROR;
-                } else if (context_check_version(ctx, mgr->manager.version_major, VERSION_FROM_LIVE,
-                                                 "the running systemd", &vc) < 0)
-                        return EXIT_ERROR;
-                version = vc.version;
-                nearest = version_choice_note(&vc);
-                if (nearest)
-                        log_warning("probe: --like=%s %s", a.like, nearest);
-                r = like_props(ctx, a.like, version, &props, &not_applied, &fragment);
-                if (r < 0)
-                        return EXIT_ERROR;
-        }
-        STRV_FOREACH(p, a.assignments) {
-                const char *err = NULL;
-                r = probe_props_assign(&props, *p, &err);
-                if (r == -ENOMEM)
-                        return log_oom(), EXIT_ERROR;
-                if (r < 0) {
-                        log_error("probe: -p %s: %s", *p, err);
-                        return EXIT_ERROR;
-                }
-        }
-        if (a.unit)
-                unit = strdup(a.unit);
-        else if (random_unit_name(&unit) < 0)
-                return log_oom(), EXIT_ERROR;
-        if (!unit)
-                return log_oom(), EXIT_ERROR;
-        if (asprintf_safe(&description, "bootrace probe%s%s", a.like ? " like " : "", strempty(a.like)) < 0)
-                return log_oom(), EXIT_ERROR;
-        r = probe_props_frame(&props, description, cmd);
-        if (r < 0)
-                return log_oom(), EXIT_ERROR;
-
-        /* SIGINT/SIGTERM end the wait (EINTR), and the unit is cleaned up: no SA_RESTART */
-        sigemptyset(&sa.sa_mask);
-        (void) sigaction(SIGINT, &sa, &old_int);
-        (void) sigaction(SIGTERM, &sa, &old_term);
-        r = transient_run(bus,
-                          &(TransientRequest) { .name = unit,
-                                                .props = &props,
-                                                .budget = a.timeout,
-                                                .cancel = &cancel_flag,
-                                                .unref = true },
-                          &res);
-        (void) sigaction(SIGINT, &old_int, NULL);
-        (void) sigaction(SIGTERM, &old_term, NULL);
-        if (r < 0)
-                return log_oom(), EXIT_ERROR;
-
-        if (a.journal_lines == 0)
-                ;
-        else if (res.invocation_id && (a.host || a.machine))
-                note = strdup("not read: the journal of a remote system is not reachable from here");
-        else if (res.invocation_id) {
-                /* the job is over; give journald a moment to write the last lines */
-                r = invocation_log_read(a.directory ?: ctx->root, !a.directory && ctx->root, unit,
-                                        res.invocation_id, deadline_after(2 * USEC_PER_SEC), a.journal_lines,
-                                        &log);
-                if (r < 0)
-                        (void) asprintf_safe(&note, "cannot read the journal%s%s: %s",
-                                             a.directory ? " in " : "", strempty(a.directory), strerror(-r));
-                else if (!log.complete)
-                        note = strdup("incomplete: PID 1's message that ends the job was not (yet) in the "
-                                      "journal");
-        }
+        probe_journal(ctx, &a, unit, &res, &log, &note);
 
         if (ctx->format == FORMAT_JSON)
                 print_json(unit, a.like, fragment, &props, not_applied, &res,

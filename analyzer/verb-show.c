@@ -345,12 +345,19 @@ static void print_json_diags(JsonWriter *w, const DiagList *d) {
         json_end_array(w);
 }
 
-static void show_args_free(ShowArg *a, size_t n) {
-        for (size_t i = 0; i < n; i++) {
-                free(a[i].name);
-                free(a[i].dir);
+/* The UNIT and PATH arguments, as given. */
+typedef struct ShowArgs {
+        ShowArg *items;
+        size_t n;
+} ShowArgs;
+
+static void show_args_done(ShowArgs *a) {
+        for (size_t i = 0; i < a->n; i++) {
+                free(a->items[i].name);
+                free(a->items[i].dir);
         }
-        free(a);
+        a->items = mfree(a->items);
+        a->n = 0;
 }
 
 /* A PATH argument: its directory (made absolute) is searched first; its file name is the unit name. */
@@ -376,30 +383,147 @@ static int parse_path_arg(const char *arg, ShowArg *ret) {
         return unit_name_file_instance(&ret->name);
 }
 
+/* The arguments into *ret, the PATHs' directories into extra. Returns 0, or a negative errno after printing an
+ * error. */
+static int collect_args(char **argv, int n, ShowArgs *ret, char ***extra) {
+        ret->items = calloc(n + 1, sizeof(ShowArg));
+        if (!ret->items)
+                return log_oom();
+        for (int i = 0; i < n; i++) {
+                ShowArg *a = &ret->items[ret->n++];
+                struct stat fst;
+                int r;
+
+                /* as lint reads them: a path, or a file of that name here, is a file */
+                if (strchr(argv[i], '/') || (stat(argv[i], &fst) >= 0 && !S_ISDIR(fst.st_mode))) {
+                        r = parse_path_arg(argv[i], a);
+                        if (r == -ENOMEM)
+                                return log_oom();
+                        if (r < 0)
+                                return r;
+                        if (strv_extend_unique(extra, a->dir) < 0)
+                                return log_oom();
+                } else if (!unit_name_is_valid(argv[i], UNIT_NAME_ANY)) {
+                        log_error("\"%s\" is not a valid unit name (NAME.service, NAME@INSTANCE.service, ...)",
+                                  argv[i]);
+                        return -EINVAL;
+                } else if (!(a->name = strdup(argv[i])))
+                        return log_oom();
+        }
+        return 0;
+}
+
+/* The dependencies with their origins come from the model of this version; its diagnostics would repeat the
+ * loader's, so they are not collected. NULL when it cannot be built: the units then show no dependencies. */
+static Model *show_model(const Inputs *in, char **extra, const ShowArgs *args) {
+        _cleanup_(model_freep) Model *model = NULL;
+        int q = 0;
+
+        if (model_new(&(ModelOptions) { .root = in->root, .extra_dirs = extra, .systemd = in->vc.version },
+                      in->rules, &model, NULL) < 0)
+                return NULL;
+        /* a unit the model cannot load simply shows no dependencies */
+        for (size_t i = 0; q != -ENOMEM && i < args->n; i++)
+                q = model_add(model, args->items[i].name, NULL);
+        if (q == -ENOMEM || model_finish(model) < 0)
+                return NULL;
+        return TAKE_PTR(model);
+}
+
+/* What comes before the units: the JSON report's members up to "units" (left open), or the text's comment lines.
+ * Without --root, the embedded model the units not given come from is named. */
+static void print_header(const Context *ctx, const Inputs *in, JsonWriter *w) {
+        const BaseModel *bm = in->root ? NULL : rules_base_model(in->rules, in->vc.version);
+        const char *embedded = bm ? path_basename(base_model_file(bm)) : NULL;
+
+        if (ctx->format == FORMAT_JSON) {
+                json_init(w, stdout, false);
+                report_json_begin(w, NULL);
+                json_kv_uint(w, "systemd", in->vc.version);
+                json_kv_string(w, "systemd_from", version_source_to_string(in->vc.source));
+                report_json_nearest_model(w, &in->vc);
+                json_kv_string(w, "root", ctx->root);
+                json_kv_string(w, "units_from", in->root ? "root" : "embedded-model");
+                json_kv_string(w, "embedded_model", embedded);
+                json_key(w, "units");
+                json_begin_array(w);
+                return;
+        }
+        if (in->nearest)
+                printf("# note: %s\n", in->nearest);
+        if (!in->root)
+                printf("# units: the files given, then the embedded model of systemd %u (%s); --root=/ reads "
+                       "this machine's\n",
+                       in->vc.version, embedded ?: "none");
+}
+
+/* Prints the unit name as systemd would load it: from the files, or (not among the files given, without --root)
+ * the embedded model's, as lint and graph see it. Returns 0, 1 when it cannot be loaded at all (said), or a
+ * negative errno. */
+static int show_one(const Context *ctx, const Inputs *in, Loader *loader, Model *model, const char *name,
+                    bool first, JsonWriter *w, DiagList *diags, bool *bad) {
+        _cleanup_(unit_freep) Unit *owned = NULL;
+        _cleanup_(freep) SettingStatus *st = NULL;
+        _cleanup_(values_done) Values vals = {};
+        size_t before = diags->n;
+        Unit *u;
+        int r;
+
+        r = loader_load(loader, name, &owned, diags);
+        if (r < 0) {
+                log_error_errno(r, "%s: cannot load", name);
+                return 1;
+        }
+        u = owned;
+        if (!in->root && u->load_state == LOAD_NOT_FOUND && !u->fragment_path && model) {
+                ModelUnit *mu = model_get(model, name);
+                if (mu && mu->base && mu->unit)
+                        u = mu->unit;
+        }
+        if (u->load_state == LOAD_NOT_FOUND && !u->fragment_path)
+                (void) diag_add(diags, DIAG_ERROR, NULL, 0, "%s: no unit file found %s%s", u->id,
+                                in->root ? "in the search path under " : "among the files given or in the embedded model",
+                                in->root ? ctx->root : "");
+        r = unit_settings_classify(u, in->rules, in->vc.version, &st, diags);
+        if (r >= 0)
+                r = values_compute(u, st, in->rules, &in->features, &vals, diags);
+        if (r >= 0) {
+                r = unit_verify(u, st, &in->features, diags);
+                if (r > 0)
+                        u->load_state = (LoadState) r;
+        }
+        if (r < 0)
+                return r == -ENOMEM ? log_oom() : r;
+        if (u->load_state == LOAD_NOT_FOUND || u->load_state == LOAD_ERROR || u->load_state == LOAD_BAD_SETTING)
+                *bad = true;
+        for (size_t k = before; k < diags->n; k++)
+                if (diags->items[k].level <= DIAG_WARNING)
+                        *bad = true;
+        if (ctx->format == FORMAT_JSON)
+                print_json_unit(w, u, st, &vals, model);
+        else {
+                print_text(u, st, &vals, first);
+                print_text_deps(model, u);
+        }
+        return 0;
+}
+
 int verb_show(int argc, char *argv[], Context *ctx) {
         static const OutputFormat formats[] = { FORMAT_TEXT, FORMAT_JSON, _FORMAT_INVALID };
-        _cleanup_(root_freep) Root *root = NULL;
-        _cleanup_(loader_freep) Loader *loader = NULL;
-        _cleanup_(rules_freep) Rules *rules = NULL;
-        _cleanup_(model_freep) Model *model = NULL;
-        _cleanup_(strv_freep) char **extra = NULL;
         _cleanup_(diag_list_done) DiagList diags = {};
-        ShowArg *args = NULL;
-        size_t n_args = 0;
-        JsonWriter w;
-        _cleanup_(freep) char *nearest = NULL;
-        const BaseModel *bm;
-        const char *embedded;
-        VersionChoice vc;
-        unsigned version;
-        FeatureSet features;
+        _cleanup_(inputs_done) Inputs in = {};
+        _cleanup_(show_args_done) ShowArgs args = {};
+        _cleanup_(strv_freep) char **extra = NULL;
+        _cleanup_(loader_freep) Loader *loader = NULL;
+        _cleanup_(model_freep) Model *model = NULL;
         _cleanup_(live_args_done) LiveArgs live = {};
         _cleanup_(freep) char *help = strjoin(show_help, "\n", show_live_help);
+        JsonWriter w;
         bool bad = false;
         int r, optind_;
 
         if (!help)
-                return EXIT_ERROR;
+                return log_oom(), EXIT_ERROR;
         r = cli_parse(argc, argv, ctx, show_options, LIVE_SHORT_OPTIONS, show_option, &live, help, &optind_);
         if (r != 0)
                 return r > 0 ? EXIT_CLEAN : EXIT_ERROR;
@@ -411,139 +535,23 @@ int verb_show(int argc, char *argv[], Context *ctx) {
                 log_error("show: no unit given; see 'bootrace show --help'");
                 return EXIT_ERROR;
         }
-
-        r = cli_open_root(ctx, &root);
-        if (r < 0)
+        if (cli_open_inputs(ctx, INPUTS_FEATURES, &in, &diags) < 0 ||
+            collect_args(argv + optind_, argc - optind_, &args, &extra) < 0)
                 return EXIT_ERROR;
-        r = context_resolve_version(ctx, root, &vc);
-        if (r < 0)
-                return EXIT_ERROR;
-        version = vc.version;
-        nearest = version_choice_note(&vc);
-        if (version_choice_nearest(&vc) && !nearest)
-                return EXIT_ERROR;
-        r = cli_load_rules(&rules, &diags);
-        if (r < 0)
-                return EXIT_ERROR;
-        r = cli_feature_set(&rules, version, &features);
-        if (r < 0)
-                return EXIT_ERROR;
-
-        args = calloc(argc - optind_ + 1, sizeof(ShowArg));
-        if (!args)
-                return EXIT_ERROR;
-        for (int i = optind_; i < argc; i++, n_args++) {
-                struct stat fst;
-
-                /* as lint reads them: a path, or a file of that name here, is a file */
-                if (strchr(argv[i], '/') || (stat(argv[i], &fst) >= 0 && !S_ISDIR(fst.st_mode))) {
-                        r = parse_path_arg(argv[i], &args[n_args]);
-                        if (r < 0)
-                                goto fail;
-                        if (strv_extend_unique(&extra, args[n_args].dir) < 0)
-                                goto fail;
-                } else {
-                        if (!unit_name_is_valid(argv[i], UNIT_NAME_ANY)) {
-                                log_error("\"%s\" is not a valid unit name (NAME.service, NAME@INSTANCE.service, "
-                                          "...)",
-                                          argv[i]);
-                                goto fail;
-                        }
-                        args[n_args].name = strdup(argv[i]);
-                        if (!args[n_args].name)
-                                goto fail;
-                }
-        }
-
-        r = loader_new(&(LoaderOptions) { .root = root, .extra_dirs = extra, .features = &features,
-                                          .no_search_path = !root },
+        r = loader_new(&(LoaderOptions) { .root = in.root, .extra_dirs = extra, .features = &in.features,
+                                          .no_search_path = !in.root },
                        &loader, &diags);
         if (r < 0) {
                 diag_list_print(&diags, stderr, DIAG_WARNING);
-                log_error_errno(r, "cannot read the unit search path");
-                goto fail;
+                return log_error_errno(r, "cannot read the unit search path"), EXIT_ERROR;
         }
-
-        /* the dependencies with their origins come from the model of this version; its diagnostics would repeat
-         * the loader's, so they are not collected */
-        if (model_new(&(ModelOptions) { .root = root, .extra_dirs = extra, .systemd = version }, rules, &model,
-                      NULL) >= 0) {
-                int q = 0;
-                /* a unit the model cannot load simply shows no dependencies */
-                for (size_t i = 0; q != -ENOMEM && i < n_args; i++)
-                        q = model_add(model, args[i].name, NULL);
-                if (q == -ENOMEM || model_finish(model) < 0)
-                        model = model_free(model);
-        }
-
-        /* without --root: the embedded model the units not given come from */
-        bm = root ? NULL : rules_base_model(rules, version);
-        embedded = bm ? path_basename(base_model_file(bm)) : NULL;
-        if (ctx->format == FORMAT_JSON) {
-                json_init(&w, stdout, false);
-                report_json_begin(&w, NULL);
-                json_kv_uint(&w, "systemd", version);
-                json_kv_string(&w, "systemd_from", version_source_to_string(vc.source));
-                report_json_nearest_model(&w, &vc);
-                json_kv_string(&w, "root", ctx->root);
-                json_kv_string(&w, "units_from", root ? "root" : "embedded-model");
-                json_kv_string(&w, "embedded_model", embedded);
-                json_key(&w, "units");
-                json_begin_array(&w);
-        } else {
-                if (nearest)
-                        printf("# note: %s\n", nearest);
-                if (!root)
-                        printf("# units: the files given, then the embedded model of systemd %u (%s); --root=/ reads "
-                               "this machine's\n",
-                               version, embedded ?: "none");
-        }
-        for (size_t i = 0; i < n_args; i++) {
-                _cleanup_(unit_freep) Unit *owned = NULL;
-                _cleanup_(freep) SettingStatus *st = NULL;
-                _cleanup_(values_done) Values vals = {};
-                size_t before = diags.n;
-                Unit *u;
-
-                r = loader_load(loader, args[i].name, &owned, &diags);
-                if (r < 0) {
-                        log_error_errno(r, "%s: cannot load", args[i].name);
-                        bad = true;
-                        continue;
-                }
-                u = owned;
-                if (!root && u->load_state == LOAD_NOT_FOUND && !u->fragment_path && model) {
-                        /* not among the files given: the embedded model's unit, as lint and graph see it */
-                        ModelUnit *mu = model_get(model, args[i].name);
-                        if (mu && mu->base && mu->unit)
-                                u = mu->unit;
-                }
-                if (u->load_state == LOAD_NOT_FOUND && !u->fragment_path)
-                        (void) diag_add(&diags, DIAG_ERROR, NULL, 0, "%s: no unit file found %s%s", u->id,
-                                        root ? "in the search path under " : "among the files given or in the embedded model",
-                                        root ? ctx->root : "");
-                r = unit_settings_classify(u, rules, version, &st, &diags);
-                if (r >= 0)
-                        r = values_compute(u, st, rules, &features, &vals, &diags);
-                if (r >= 0) {
-                        r = unit_verify(u, st, &features, &diags);
-                        if (r > 0)
-                                u->load_state = (LoadState) r;
-                }
+        model = show_model(&in, extra, &args);
+        print_header(ctx, &in, &w);
+        for (size_t i = 0; i < args.n; i++) {
+                r = show_one(ctx, &in, loader, model, args.items[i].name, i == 0, &w, &diags, &bad);
                 if (r < 0)
-                        goto fail;
-                if (u->load_state == LOAD_NOT_FOUND || u->load_state == LOAD_ERROR ||
-                    u->load_state == LOAD_BAD_SETTING)
-                        bad = true;
-                for (size_t k = before; k < diags.n; k++)
-                        if (diags.items[k].level <= DIAG_WARNING)
-                                bad = true;
-                if (ctx->format == FORMAT_JSON)
-                        print_json_unit(&w, u, st, &vals, model);
-                else {
-                        print_text(u, st, &vals, i == 0);
-                        print_text_deps(model, u);
-                }
+                        return EXIT_ERROR;
+                bad = bad || r > 0;
         }
         if (ctx->format == FORMAT_JSON) {
                 json_end_array(&w);
@@ -554,10 +562,5 @@ int verb_show(int argc, char *argv[], Context *ctx) {
         if (!ctx->quiet || bad)
                 diag_list_print(&diags, stderr, ctx->quiet ? DIAG_WARNING : DIAG_NOTICE);
         fflush(stdout);
-        show_args_free(args, n_args);
         return bad ? EXIT_ERROR : EXIT_CLEAN;
-
-fail:
-        show_args_free(args, n_args + 1);
-        return EXIT_ERROR;
 }

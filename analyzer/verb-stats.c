@@ -315,16 +315,103 @@ static int load(StatsSample *s, const char *label, const JournalSourceSpec *spec
         return r;
 }
 
+/* The journals named one way each, and the anchors (the default ones after those given). Returns 0, or a negative
+ * errno after printing an error. */
+static int stats_check_args(const Context *ctx, StatsArgs *a) {
+        bool given = a->o.anchors;
+
+        if (ctx->root && !a->spec.directory && !a->spec.files && !(a->spec.root = strdup(ctx->root)))
+                return log_oom();
+        if ((a->spec.directory != NULL) + (a->spec.files != NULL) + (a->spec.root != NULL) > 1 ||
+            (a->baseline.directory != NULL) + (a->baseline.files != NULL) + (a->baseline.root != NULL) > 1) {
+                log_error("stats: name the journals one way: -D DIR, --file=FILE... or --root=DIR");
+                return -EINVAL;
+        }
+        for (const char * const *x = stats_default_anchors; *x; x++)
+                if ((given ? strv_extend_unique(&a->o.anchors, *x) : strv_extend(&a->o.anchors, *x)) < 0)
+                        return log_oom();
+        return 0;
+}
+
+/* The message rules' decoder into a->o. Returns 0, or a negative errno after printing an error. */
+static int stats_decoder(StatsArgs *a, Rules **rules, JournalDecoder **ret) {
+        _cleanup_(diag_list_done) DiagList diags = {};
+        int r;
+
+        r = cli_load_rules(rules, &diags);
+        if (r < 0)
+                return r;
+        r = journal_decoder_new(*rules, ret);
+        if (r == -EBADMSG)
+                log_error("stats: cannot use the message rules in %s: an event name this bootrace does not know",
+                          rules_default_dir());
+        else if (r < 0)
+                log_error_errno(r, "stats: cannot use the message rules in %s", rules_default_dir());
+        if (r < 0)
+                return r;
+        a->o.decoder = *ret;
+        return 0;
+}
+
+/* The report in ctx's format (or --outcomes). Returns 0, or a negative errno after printing an error. */
+static int stats_write(const Context *ctx, const StatsArgs *a, StatsReport *rep) {
+        int r;
+
+        /* the SRU block names only what was given; say what a reviewer will ask for */
+        if (!a->outcomes && ctx->format == FORMAT_MARKDOWN) {
+                if (!a->o.label)
+                        log_warning("stats: --label not given: the report names no package and version%s",
+                                    rep->has_baseline ? " after the change" : "");
+                if (rep->has_baseline && !a->o.baseline_label)
+                        log_warning("stats: --baseline-label not given: the report names no package and version "
+                                    "before the change");
+        }
+        if (a->outcomes)
+                r = stats_report_outcomes(rep, stdout);
+        else
+                switch (ctx->format) {
+                case FORMAT_JSON:
+                        r = stats_report_json(rep, stdout);
+                        break;
+                case FORMAT_MARKDOWN:
+                        r = stats_report_markdown(rep, stdout);
+                        break;
+                case FORMAT_JUNIT:
+                        r = stats_report_junit(rep, stdout);
+                        break;
+                default:
+                        r = stats_report_text(rep, stdout);
+                }
+        if (r < 0)
+                return log_error_errno(r, "stats: cannot write the report");
+        return 0;
+}
+
+/* Read errors make the results partial: said, and the exit status is 2. */
+static bool say_read_errors(const StatsReport *rep) {
+        bool any = false;
+
+        for (int i = 0; i < 2; i++) {
+                const StatsSample *s = i == 0 ? &rep->baseline : &rep->sample;
+                if (!s->source || s->source->n_errors == 0)
+                        continue;
+                log_warning("stats: %s: %" PRIu64 " read error%s (first: %s); the journal is truncated or "
+                            "corrupt and the results are partial", s->source->description, s->source->n_errors,
+                            s->source->n_errors == 1 ? "" : "s", strerror(-s->source->first_error));
+                any = true;
+        }
+        return any;
+}
+
 int verb_stats(int argc, char *argv[], Context *ctx) {
         static const OutputFormat formats[] = { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN, FORMAT_JUNIT,
                                                 _FORMAT_INVALID };
         _cleanup_(stats_report_done) StatsReport rep = {};
         _cleanup_(rules_freep) Rules *rules = NULL;
         _cleanup_(journal_decoder_freep) JournalDecoder *decoder = NULL;
-        _cleanup_(diag_list_done) DiagList diags = {};
         _cleanup_(stats_args_done) StatsArgs a = { .o = { .not_run_is_failure = true, .alpha = 0.05 } };
         bool show_progress;
-        int optind_, r, ret;
+        int optind_, r;
 
         a.o.output_signatures = strv_copy((char *[]) { (char *) "Read-only file system", NULL });
         if (!a.o.output_signatures)
@@ -336,33 +423,9 @@ int verb_stats(int argc, char *argv[], Context *ctx) {
                 log_error("stats: unexpected argument '%s' (units are given with --unit=)", argv[optind_]);
                 return EXIT_ERROR;
         }
-        if (cli_check_format(ctx, "stats", formats) < 0)
+        if (cli_check_format(ctx, "stats", formats) < 0 || stats_check_args(ctx, &a) < 0 ||
+            stats_decoder(&a, &rules, &decoder) < 0)
                 return EXIT_ERROR;
-        if (ctx->root && !a.spec.directory && !a.spec.files && !(a.spec.root = strdup(ctx->root)))
-                return log_oom(), EXIT_ERROR;
-        if ((a.spec.directory != NULL) + (a.spec.files != NULL) + (a.spec.root != NULL) > 1 ||
-            (a.baseline.directory != NULL) + (a.baseline.files != NULL) + (a.baseline.root != NULL) > 1) {
-                log_error("stats: name the journals one way: -D DIR, --file=FILE... or --root=DIR");
-                return EXIT_ERROR;
-        }
-        if (!a.o.anchors) {
-                for (const char * const *x = stats_default_anchors; *x; x++)
-                        if (strv_extend(&a.o.anchors, *x) < 0)
-                                return log_oom(), EXIT_ERROR;
-        } else
-                for (const char * const *x = stats_default_anchors; *x; x++)
-                        if (strv_extend_unique(&a.o.anchors, *x) < 0)
-                                return log_oom(), EXIT_ERROR;
-
-        if (cli_load_rules(&rules, &diags) < 0)
-                return EXIT_ERROR;
-        r = journal_decoder_new(rules, &decoder);
-        if (r < 0) {
-                log_error("stats: cannot use the message rules in %s: %s", rules_default_dir(),
-                          r == -EBADMSG ? "an event name this bootrace does not know" : strerror(-r));
-                return EXIT_ERROR;
-        }
-        a.o.decoder = decoder;
 
         rep.options = &a.o;
         rep.has_baseline = journal_source_spec_is_set(&a.baseline);
@@ -375,50 +438,11 @@ int verb_stats(int argc, char *argv[], Context *ctx) {
                  show_progress) < 0)
                 return EXIT_ERROR;
         r = stats_report_judge(&rep);
-        if (r < 0) {
-                log_error_errno(r, "stats");
+        if (r < 0)
+                return log_error_errno(r, "stats"), EXIT_ERROR;
+        if (stats_write(ctx, &a, &rep) < 0)
                 return EXIT_ERROR;
-        }
-
-        /* the SRU block names only what was given; say what a reviewer will ask for */
-        if (!a.outcomes && ctx->format == FORMAT_MARKDOWN) {
-                if (!a.o.label)
-                        log_warning("stats: --label not given: the report names no package and version%s",
-                                    rep.has_baseline ? " after the change" : "");
-                if (rep.has_baseline && !a.o.baseline_label)
-                        log_warning("stats: --baseline-label not given: the report names no package and version "
-                                    "before the change");
-        }
-        if (a.outcomes)
-                r = stats_report_outcomes(&rep, stdout);
-        else
-                switch (ctx->format) {
-                case FORMAT_JSON:
-                        r = stats_report_json(&rep, stdout);
-                        break;
-                case FORMAT_MARKDOWN:
-                        r = stats_report_markdown(&rep, stdout);
-                        break;
-                case FORMAT_JUNIT:
-                        r = stats_report_junit(&rep, stdout);
-                        break;
-                default:
-                        r = stats_report_text(&rep, stdout);
-                }
-        if (r < 0) {
-                log_error_errno(r, "stats: cannot write the report");
+        if (say_read_errors(&rep))
                 return EXIT_ERROR;
-        }
-
-        ret = rep.verdict == VERDICT_PASS ? EXIT_CLEAN : EXIT_FINDINGS;
-        for (int i = 0; i < 2; i++) {
-                const StatsSample *s = i == 0 ? &rep.baseline : &rep.sample;
-                if (!s->source || s->source->n_errors == 0)
-                        continue;
-                log_warning("stats: %s: %" PRIu64 " read error%s (first: %s); the journal is truncated or "
-                            "corrupt and the results are partial", s->source->description, s->source->n_errors,
-                            s->source->n_errors == 1 ? "" : "s", strerror(-s->source->first_error));
-                ret = EXIT_ERROR;
-        }
-        return ret;
+        return rep.verdict == VERDICT_PASS ? EXIT_CLEAN : EXIT_FINDINGS;
 }

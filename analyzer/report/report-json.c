@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "basic/json.h"
+#include "report/json-header.h"
 #include "report/report.h"
 
 void report_json_finding(JsonWriter *w, const Finding *x);
@@ -155,9 +156,7 @@ int report_json(const FindingList *l, const ReportMeta *m, FILE *f) {
         JsonWriter w;
 
         json_init(&w, f, false);
-        json_begin_object(&w);
-        json_kv_string(&w, "tool", "bootrace");
-        json_kv_string(&w, "version", m->tool_version);
+        report_json_begin(&w, m->tool_version);
         report_json_run(&w, l, m);
         json_end_object(&w);
         json_finish(&w);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The lint report over one or several targets, in each format. */
 
+#include "report/json-header.h"
 #include "report/report.h"
 
 static int text_runs(const ReportRun *runs, size_t n, FILE *f) {
@@ -21,9 +22,7 @@ static int json_runs(const ReportRun *runs, size_t n, FILE *f) {
         JsonWriter w;
 
         json_init(&w, f, false);
-        json_begin_object(&w);
-        json_kv_string(&w, "tool", "bootrace");
-        json_kv_string(&w, "version", runs[0].meta->tool_version);
+        report_json_begin(&w, runs[0].meta->tool_version);
         json_key(&w, "targets");
         json_begin_array(&w);
         for (size_t i = 0; i < n; i++) {

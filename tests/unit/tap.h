@@ -75,3 +75,13 @@ static inline int tap_done(void) {
                 if (_g != _w)                                                                             \
                         tap_diag("got %lld, want %lld", _g, _w);                                          \
         } while (0)
+
+/* One check that hay (NULL: the output is missing) holds needle; a failure names what was looked for. */
+#define TAP_CONTAINS(hay, needle, name)                                                                   \
+        do {                                                                                              \
+                const char *_h = (hay), *_n = (needle);                                                   \
+                int _ok = _h && strstr(_h, _n) != NULL;                                                   \
+                tap_ok(_ok, "%s", name);                                                                  \
+                if (!_ok)                                                                                 \
+                        tap_diag("%s '%s'", _h ? "no" : "no output, so no", _n);                          \
+        } while (0)

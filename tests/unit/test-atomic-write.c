@@ -40,93 +40,127 @@ static unsigned leftovers(const char *dir) {
         return n;
 }
 
-int main(void) {
-        char tmpl[] = "/tmp/test-atomic-write.XXXXXX", path[4200], other[4200];
-        _cleanup_(closep) int dfd = -EBADF;
+static char tmpl[] = "/tmp/test-atomic-write.XXXXXX";
+static int dfd = -EBADF;
+
+/* tmpl/rel into buf. */
+static const char *at(char *buf, size_t size, const char *rel) {
+        snprintf(buf, size, "%s/%s", tmpl, rel);
+        return buf;
+}
+
+static bool has_mode(const char *path, mode_t mode) {
         struct stat st;
+        return stat(path, &st) >= 0 && (st.st_mode & 07777) == mode;
+}
+
+static void test_new_and_replace(void) {
+        char path[4200];
         char *s;
         int r;
 
-        if (!mkdtemp(tmpl))
-                return 1;
-        dfd = open(tmpl, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-        snprintf(path, sizeof path, "%s/new.service", tmpl);
+        at(path, sizeof path, "new.service");
         r = atomic_write_at(dfd, "new.service", "[Unit]\n", 7, 0644);
         s = slurp(path);
         TAP_INTEQ(r, 0, "a new file is written");
         TAP_STREQ(s, "[Unit]\n", "with its content");
         free(s);
-        tap_ok(stat(path, &st) >= 0 && (st.st_mode & 07777) == 0644, "a new file gets the mode asked for");
+        tap_ok(has_mode(path, 0644), "a new file gets the mode asked for");
 
-        (void) chmod(path, 0640);
+        if (chmod(path, 0640) < 0)
+                tap_bail("chmod %s: %m", path);
         r = atomic_write_path(path, "[Unit]\nAfter=a.service\n", 23, 0644);
         s = slurp(path);
         TAP_INTEQ(r, 0, "an existing file is replaced");
         TAP_STREQ(s, "[Unit]\nAfter=a.service\n", "with the new content");
         free(s);
-        tap_ok(stat(path, &st) >= 0 && (st.st_mode & 07777) == 0640, "and keeps its own mode (0640)");
+        tap_ok(has_mode(path, 0640), "and keeps its own mode (0640)");
+}
 
-        snprintf(other, sizeof other, "%s/outside", tmpl);
-        (void) mkdir(other, 0755);
-        snprintf(other, sizeof other, "%s/outside/target.service", tmpl);
-        {
-                FILE *f = fopen(other, "we");
-                fputs("original\n", f);
-                fclose(f);
-        }
-        (void) symlinkat("outside/target.service", dfd, "link.service");
+static void test_refusals(void) {
+        char other[4200];
+        struct stat st;
+        FILE *f;
+        char *s;
+        int r;
+
+        if (mkdir(at(other, sizeof other, "outside"), 0755) < 0)
+                tap_bail("mkdir %s: %m", other);
+        f = fopen(at(other, sizeof other, "outside/target.service"), "we");
+        if (!f || fputs("original\n", f) < 0 || fclose(f) != 0)
+                tap_bail("cannot write %s", other);
+        if (symlinkat("outside/target.service", dfd, "link.service") < 0)
+                tap_bail("symlink link.service: %m");
         r = atomic_write_at(dfd, "link.service", "x\n", 2, 0644);
         s = slurp(other);
         TAP_INTEQ(r, -ELOOP, "a symlink is refused");
         TAP_STREQ(s, "original\n", "and what it points to is untouched");
         free(s);
-        tap_ok(fstatat(dfd, "link.service", &st, AT_SYMLINK_NOFOLLOW) >= 0 && S_ISLNK(st.st_mode),
-               "the symlink itself stays");
+        tap_ok(fstatat(dfd, "link.service", &st, AT_SYMLINK_NOFOLLOW) >= 0, "the symlink itself stays");
+        tap_ok(S_ISLNK(st.st_mode), "as a symlink");
 
         TAP_INTEQ(atomic_write_at(dfd, "outside", "x\n", 2, 0644), -EISDIR, "a directory is refused");
         TAP_INTEQ(atomic_write_at(dfd, "../escape", "x\n", 2, 0644), -EINVAL, "a name with a slash is refused");
+}
+
+static void test_dropins(void) {
+        char path[4200];
+        char *s;
+        int r;
 
         r = atomic_write_in_subdir(dfd, "new.service.d", "bootrace-fix.conf", "[Unit]\n", 7, 0755, 0644);
-        snprintf(path, sizeof path, "%s/new.service.d/bootrace-fix.conf", tmpl);
-        s = slurp(path);
+        s = slurp(at(path, sizeof path, "new.service.d/bootrace-fix.conf"));
         TAP_INTEQ(r, 0, "a drop-in in a missing directory");
         TAP_STREQ(s, "[Unit]\n", "is created with the directory");
         free(s);
-        snprintf(path, sizeof path, "%s/new.service.d", tmpl);
-        tap_ok(stat(path, &st) >= 0 && (st.st_mode & 07777) == 0755, "the directory gets mode 0755");
+        tap_ok(has_mode(at(path, sizeof path, "new.service.d"), 0755), "the directory gets mode 0755");
 
         r = atomic_write_in_subdir(dfd, "new.service.d", "bootrace-fix.conf", "[Unit]\nAfter=b\n", 16, 0755, 0644);
-        snprintf(path, sizeof path, "%s/new.service.d/bootrace-fix.conf", tmpl);
-        s = slurp(path);
+        s = slurp(at(path, sizeof path, "new.service.d/bootrace-fix.conf"));
         TAP_INTEQ(r, 0, "a drop-in in an existing directory");
         TAP_STREQ(s, "[Unit]\nAfter=b\n", "replaces the file");
         free(s);
 
-        (void) symlinkat("outside", dfd, "linked.service.d");
+        /* "outside" is test_refusals()'s */
+        if (symlinkat("outside", dfd, "linked.service.d") < 0)
+                tap_bail("symlink linked.service.d: %m");
         r = atomic_write_in_subdir(dfd, "linked.service.d", "bootrace-fix.conf", "x\n", 2, 0755, 0644);
-        snprintf(path, sizeof path, "%s/outside/bootrace-fix.conf", tmpl);
         TAP_INTEQ(r, -ELOOP, "a drop-in directory that is a symlink is refused");
-        tap_ok(access(path, F_OK) < 0, "and nothing is written where it points");
+        tap_ok(access(at(path, sizeof path, "outside/bootrace-fix.conf"), F_OK) < 0,
+               "and nothing is written where it points");
+}
 
+/* A failed write: the file and the directory stay as they were (running as root, permissions do not stop us; a
+ * name that is too long does). */
+static void test_failed_write(void) {
+        char longname[300];
+        int r;
+
+        memset(longname, 'x', sizeof longname - 1);
+        longname[sizeof longname - 1] = 0;
+        r = atomic_write_at(dfd, longname, "x\n", 2, 0644);
+        tap_ok(r < 0, "a write that fails reports it (%s)", strerror(-r));
+        TAP_INTEQ(leftovers(tmpl), 0, "and leaves nothing behind");
+}
+
+int main(void) {
+        char cmd[4300];
+
+        if (!mkdtemp(tmpl))
+                tap_bail("mkdtemp: %m");
+        dfd = open(tmpl, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd < 0)
+                tap_bail("open %s: %m", tmpl);
+
+        test_new_and_replace();
+        test_refusals();
+        test_dropins();
         TAP_INTEQ(leftovers(tmpl), 0, "no temporary file or directory is left behind");
+        test_failed_write();
 
-        /* a failed write: the file and the directory stay as they were (running as root, permissions do not
-         * stop us; a name that is too long does) */
-        {
-                char longname[300];
-                memset(longname, 'x', sizeof longname - 1);
-                longname[sizeof longname - 1] = 0;
-                r = atomic_write_at(dfd, longname, "x\n", 2, 0644);
-                tap_ok(r < 0, "a write that fails reports it (%s)", strerror(-r));
-                TAP_INTEQ(leftovers(tmpl), 0, "and leaves nothing behind");
-        }
-
-        {
-                char cmd[4300];
-                snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpl);
-                if (system(cmd) != 0)
-                        return 1;
-        }
+        closep(&dfd);
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpl);
+        if (system(cmd) != 0)
+                tap_bail("cannot remove %s", tmpl);
         return tap_done();
 }

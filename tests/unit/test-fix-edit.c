@@ -17,9 +17,9 @@ static char *rmw(const char *text, unsigned line, const char *key, const char *w
         return r;
 }
 
-int main(void) {
+/* fix_edit_add() of one line: where it goes. */
+static void test_add(void) {
         char *s;
-        int r;
 
         s = add1("[Unit]\nDescription=x\nDefaultDependencies=no\nBefore=cloud-init-local.service\n\n"
                  "[Service]\nPrivateTmp=yes\n",
@@ -81,13 +81,20 @@ int main(void) {
         s = add1("[Unit]\nAfter=a.service\n", "Service", "PrivateTmp=no");
         TAP_STREQ(s, "[Unit]\nAfter=a.service\n\n[Service]\nPrivateTmp=no\n", "a new [Service] goes at the end");
         free(s);
+}
 
-        {
-                char *l[] = { (char *) "After=a.service", (char *) "RequiresMountsFor=/srv", NULL }, *o = NULL;
-                r = fix_edit_add("[Unit]\nDescription=x\n", "Unit", l, &o);
-                TAP_STREQ(o, "[Unit]\nDescription=x\nAfter=a.service\nRequiresMountsFor=/srv\n", "several lines");
-                free(o);
-        }
+static void test_add_several(void) {
+        char *l[] = { (char *) "After=a.service", (char *) "RequiresMountsFor=/srv", NULL };
+        _cleanup_(freep) char *o = NULL;
+
+        TAP_INTEQ(fix_edit_add("[Unit]\nDescription=x\n", "Unit", l, &o), 0, "several lines: added");
+        TAP_STREQ(o, "[Unit]\nDescription=x\nAfter=a.service\nRequiresMountsFor=/srv\n", "several lines: in order");
+}
+
+/* fix_edit_remove_word(): the word and its blanks, or the whole line. */
+static void test_remove_word(void) {
+        char *s;
+        int r;
 
         s = rmw("[Unit]\nDefaultDependencies=no\nBefore=systemd-remount-fs.service\n[Service]\n", 3, "Before",
                 "systemd-remount-fs.service", &r);
@@ -107,27 +114,54 @@ int main(void) {
         free(s);
 
         s = rmw("[Unit]\nBefore=a.service \\\n b.service\n", 2, "Before", "a.service", &r);
-        tap_ok(!s && r == -EOPNOTSUPP, "a continued assignment is not edited");
+        TAP_INTEQ(r, -EOPNOTSUPP, "a continued assignment is not edited");
+        tap_ok(!s, "a continued assignment: no text");
+}
 
-        s = rmw("[Unit]\nBefore=a.service\n", 2, "After", "a.service", &r);
-        tap_ok(!s && r == -ENOENT, "another key at that line: -ENOENT");
-        s = rmw("[Unit]\nBefore=a.service\n", 2, "Before", "a.serv", &r);
-        tap_ok(!s && r == -ENOENT, "a word is matched whole");
-        s = rmw("[Unit]\nBefore=a.service\n", 9, "Before", "a.service", &r);
-        tap_ok(!s && r == -ENOENT, "a line beyond the end: -ENOENT");
+/* fix_edit_remove_word() of what is not there: -ENOENT and no text. */
+static void test_remove_word_missing(void) {
+        static const struct {
+                unsigned line;
+                const char *key, *word, *name;
+        } cases[] = {
+                { 2, "After", "a.service", "another key at that line" },
+                { 2, "Before", "a.serv", "a word is matched whole" },
+                { 9, "Before", "a.service", "a line beyond the end" },
+        };
 
-        s = NULL;
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                int r;
+                char *s = rmw("[Unit]\nBefore=a.service\n", cases[i].line, cases[i].key, cases[i].word, &r);
+                TAP_INTEQ(r, -ENOENT, cases[i].name);
+                tap_ok(!s, "%s: no text", cases[i].name);
+                free(s);
+        }
+}
+
+static void test_remove_key(void) {
+        char *s = NULL;
+        int r;
+
         r = fix_edit_remove_key("[Unit]\nPrivateTmp=yes\n[Service]\n# keep\nPrivateTmp=yes\nExecStart=/bin/true\n"
                                 "PrivateTmp=\\\n  yes\n",
                                 "Service", "PrivateTmp", &s);
+        TAP_INTEQ(r, 0, "remove a key: done");
         TAP_STREQ(s, "[Unit]\nPrivateTmp=yes\n[Service]\n# keep\nExecStart=/bin/true\n",
                   "remove a key: in its section only, continuation lines included");
         free(s);
         s = NULL;
         r = fix_edit_remove_key("[Service]\nExecStart=/bin/true\n", "Service", "PrivateTmp", &s);
-        tap_ok(r == -ENOENT && !s, "remove a missing key: -ENOENT");
+        TAP_INTEQ(r, -ENOENT, "remove a missing key: -ENOENT");
+        tap_ok(!s, "remove a missing key: no text");
+}
 
-        tap_ok(fix_edit_is_dependency_key("RequiresMountsFor") && !fix_edit_is_dependency_key("Description"),
-               "dependency keys");
+int main(void) {
+        test_add();
+        test_add_several();
+        test_remove_word();
+        test_remove_word_missing();
+        test_remove_key();
+        tap_ok(fix_edit_is_dependency_key("RequiresMountsFor"), "RequiresMountsFor= is a dependency key");
+        tap_ok(!fix_edit_is_dependency_key("Description"), "Description= is none");
         return tap_done();
 }

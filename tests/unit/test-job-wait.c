@@ -134,8 +134,9 @@ static void test_simple(const char *scenario, const char *label) {
                 return;
         expect(&run, label, TRANSIENT_DONE);
         within(&run, label, 0);
-        tap_ok(!run.res.details_missing && streq_ptr(run.res.service_result, "success"),
-               "%s: details read after the job (Result=%s)", label, strna(run.res.service_result));
+        tap_ok(!run.res.details_missing, "%s: details read after the job", label);
+        tap_ok(streq_ptr(run.res.service_result, "success"), "%s: Result=success (%s)", label,
+               strna(run.res.service_result));
         tap_ok(run.res.cleanup == CLEANUP_NONE, "%s: no cleanup after success", label);
         tap_ok(fake_log_count(&run.fb, "CALL StartTransientUnit") == 1, "%s: one StartTransientUnit", label);
         done_case(&run);
@@ -190,8 +191,7 @@ static void test_s7(void) {
         if (!run_case(&run, "S7:1500", NULL, SEC, SEC))
                 return;
         expect(&run, "S7 reply after the deadline", TRANSIENT_TIMEOUT);
-        tap_ok(run.res.phase && strstr(run.res.phase, "reply"), "S7: phase is the reply (%s)",
-               strna(run.res.phase));
+        TAP_CONTAINS(run.res.phase, "reply", "S7: phase is the reply");
         tap_ok(fake_log_has(&run.fb, "CALL StopUnit " UNIT), "S7: cleanup by name");
         within(&run, "S7", 2 * SEC);
         not_success(&run, "S7");
@@ -210,8 +210,8 @@ static void test_s8(void) {
                 return;
         }
         /* first wait: no JobRemoved, the client gives up after 0.5 s (and cleans up) */
-        tap_ok(run_one(bus, &run, 500 * MS, SEC) == 0 && run.res.outcome == TRANSIENT_TIMEOUT,
-               "S8: first job times out (%s)", transient_outcome_to_string(run.res.outcome));
+        TAP_INTEQ(run_one(bus, &run, 500 * MS, SEC), 0, "S8: first job waited for");
+        TAP_STREQ(transient_outcome_to_string(run.res.outcome), "timeout", "S8: first job times out");
         /* second wait on the same connection: the first job's late JobRemoved(failed) comes during it */
         tap_ok(run_one(bus, &run, 10 * SEC, SEC) == 0, "S8: second transient_run");
         expect(&run, "S8 late JobRemoved of another wait", TRANSIENT_DONE);
@@ -235,8 +235,8 @@ static void test_s10(const char *scenario) {
         if (!run_case(&run, scenario, NULL, 10 * SEC, SEC))
                 return;
         expect(&run, scenario, TRANSIENT_ALREADY_RUNNING);
-        tap_ok(!fake_log_has(&run.fb, "CALL StopUnit") && !fake_log_has(&run.fb, "CALL ResetFailedUnit"),
-               "%s: no Stop or Reset sent", scenario);
+        tap_ok(!fake_log_has(&run.fb, "CALL StopUnit"), "%s: no Stop sent", scenario);
+        tap_ok(!fake_log_has(&run.fb, "CALL ResetFailedUnit"), "%s: no Reset sent", scenario);
         not_success(&run, scenario);
         done_case(&run);
 }
@@ -257,8 +257,8 @@ static void test_s12(void) {
         if (!run_case(&run, "S12", NULL, 10 * SEC, SEC))
                 return;
         expect(&run, "S12 unit file of that name", TRANSIENT_NAME_CLASH);
-        tap_ok(!fake_log_has(&run.fb, "CALL StopUnit") && !fake_log_has(&run.fb, "CALL ResetFailedUnit"),
-               "S12: nothing touched");
+        tap_ok(!fake_log_has(&run.fb, "CALL StopUnit"), "S12: nothing touched: no Stop");
+        tap_ok(!fake_log_has(&run.fb, "CALL ResetFailedUnit"), "S12: nothing touched: no Reset");
         tap_ok(streq_ptr(run.res.fragment_path, "/etc/systemd/system/" UNIT),
                "S12: the clashing fragment is named");
         done_case(&run);
@@ -300,11 +300,12 @@ static void test_s14(void) {
                 snprintf(sc, sizeof sc, "S14:%s", cases[i].result);
                 if (!run_case(&run, sc, NULL, 10 * SEC, SEC))
                         continue;
-                tap_ok(run.res.outcome == cases[i].outcome &&
-                               transient_verdict(&run.res) == cases[i].verdict &&
-                               streq_ptr(run.res.job_result, cases[i].result),
-                       "%s: outcome %s, verdict %s", sc, transient_outcome_to_string(run.res.outcome),
+                tap_ok(run.res.outcome == cases[i].outcome, "%s: outcome %s (%s)", sc,
+                       transient_outcome_to_string(cases[i].outcome), transient_outcome_to_string(run.res.outcome));
+                tap_ok(transient_verdict(&run.res) == cases[i].verdict, "%s: verdict %s (%s)", sc,
+                       transient_verdict_to_string(cases[i].verdict),
                        transient_verdict_to_string(transient_verdict(&run.res)));
+                TAP_STREQ(run.res.job_result, cases[i].result, sc);
                 texts[i] = transient_explain(&run.res);
                 done_case(&run);
         }
@@ -314,8 +315,7 @@ static void test_s14(void) {
                         if (texts[i] && texts[k] && streq(texts[i], texts[k]))
                                 distinct = false;
         tap_ok(distinct, "S14: every job result is explained differently");
-        tap_ok(texts[9] && strstr(texts[9], "frobnicated"), "S14: an unknown result is named (%s)",
-               strna(texts[9]));
+        TAP_CONTAINS(texts[9], "frobnicated", "S14: an unknown result is named");
         for (size_t i = 0; i < ELEMENTSOF(cases); i++)
                 free(texts[i]);
 }
@@ -341,11 +341,14 @@ static void test_s15(void) {
                 if (!run_case(&run, cases[i].scenario, NULL, 10 * SEC, SEC))
                         continue;
                 why = transient_explain(&run.res);
-                tap_ok(run.res.outcome == TRANSIENT_FAILED && why && strstr(why, cases[i].text),
-                       "%s: failed, cause \"%s\"", cases[i].scenario, strna(why));
-                tap_ok(fake_log_has(&run.fb, "CALL ResetFailedUnit " UNIT) &&
-                               fake_log_has(&run.fb, "CALL UnrefUnit"),
-                       "%s: unit released and reset after reading", cases[i].scenario);
+                tap_ok(run.res.outcome == TRANSIENT_FAILED, "%s: failed (%s)", cases[i].scenario,
+                       transient_outcome_to_string(run.res.outcome));
+                tap_ok(why && strstr(why, cases[i].text), "%s: cause \"%s\" (%s)", cases[i].scenario,
+                       cases[i].text, strna(why));
+                tap_ok(fake_log_has(&run.fb, "CALL ResetFailedUnit " UNIT), "%s: unit reset after reading",
+                       cases[i].scenario);
+                tap_ok(fake_log_has(&run.fb, "CALL UnrefUnit"), "%s: unit released after reading",
+                       cases[i].scenario);
                 done_case(&run);
         }
 }
@@ -357,8 +360,8 @@ static void test_s16(void) {
                 return;
         why = transient_explain(&run.res);
         expect(&run, "S16 failed, already collected", TRANSIENT_FAILED);
-        tap_ok(run.res.details_missing && why && strstr(why, "only the job result"),
-               "S16: job result only (%s)", strna(why));
+        tap_ok(run.res.details_missing, "S16: no details");
+        TAP_CONTAINS(why, "only the job result", "S16: job result only");
         done_case(&run);
 }
 
@@ -378,10 +381,12 @@ static void test_s17(void) {
                 if (!run_case(&run, sc, NULL, 20 * SEC, SEC))
                         continue;
                 why = transient_explain(&run.res);
-                tap_ok(run.res.outcome == TRANSIENT_CALL_FAILED &&
-                               sd_bus_error_has_name(&run.res.error, errors[i]) && why &&
-                               bus_error_explain(errors[i]) && strstr(why, bus_error_explain(errors[i])),
-                       "%s: call-failed, mapped (%s)", sc, strna(why));
+                tap_ok(run.res.outcome == TRANSIENT_CALL_FAILED, "%s: call-failed (%s)", sc,
+                       transient_outcome_to_string(run.res.outcome));
+                tap_ok(sd_bus_error_has_name(&run.res.error, errors[i]), "%s: the error's name kept", sc);
+                tap_ok(bus_error_explain(errors[i]) != NULL, "%s: has an explanation", sc);
+                tap_ok(why && bus_error_explain(errors[i]) && strstr(why, bus_error_explain(errors[i])),
+                       "%s: mapped to it (%s)", sc, strna(why));
                 tap_ok(run.elapsed < fake_slack_usec(), "%s: no wait (%.3f s)", sc, run.elapsed / 1e6);
                 done_case(&run);
         }
@@ -408,8 +413,7 @@ static void test_s20(void) {
                 return;
         expect(&run, "S20 manager replaced, then JobRemoved(done) from the new owner",
                TRANSIENT_MANAGER_GONE);
-        tap_ok(run.res.phase && strstr(run.res.phase, "restarted or replaced"), "S20: says so (%s)",
-               strna(run.res.phase));
+        TAP_CONTAINS(run.res.phase, "restarted or replaced", "S20: says so");
         not_success(&run, "S20");
         done_case(&run);
 }
@@ -425,7 +429,7 @@ static void test_s22(void) {
                        sd_bus_error_has_name(&run.res.error, "org.freedesktop.DBus.Error.NameHasNoOwner"),
                "S22: no owner, no activation (%s)", strna(run.res.error.name));
         _cleanup_(freep) char *why = transient_explain(&run.res);
-        tap_ok(why && strstr(why, "not reachable"), "S22: \"systemd not reachable\" (%s)", strna(why));
+        TAP_CONTAINS(why, "not reachable", "S22: \"systemd not reachable\"");
         tap_ok(run.elapsed < fake_slack_usec(), "S22: fast (%.3f s)", run.elapsed / 1e6);
         done_case(&run);
 }
@@ -485,11 +489,11 @@ static void test_s27(void) {
                 done_case(&run);
                 return;
         }
-        tap_ok(run_one(bus, &run, 10 * SEC, SEC) == 0 && run.res.outcome == TRANSIENT_DONE,
-               "S27: first call (job 5) done");
-        tap_ok(run_one(bus, &run, 10 * SEC, SEC) == 0 && run.res.outcome == TRANSIENT_FAILED,
-               "S27: second call (job 5 again) failed: each wait matches only its own reply (%s)",
-               transient_outcome_to_string(run.res.outcome));
+        TAP_INTEQ(run_one(bus, &run, 10 * SEC, SEC), 0, "S27: first call (job 5) waited for");
+        TAP_STREQ(transient_outcome_to_string(run.res.outcome), "done", "S27: first call (job 5) done");
+        TAP_INTEQ(run_one(bus, &run, 10 * SEC, SEC), 0, "S27: second call (job 5 again) waited for");
+        TAP_STREQ(transient_outcome_to_string(run.res.outcome), "failed",
+                  "S27: second call (job 5 again) failed: each wait matches only its own reply");
         done_case(&run);
 }
 
@@ -530,9 +534,8 @@ static void test_s28(void) {
         child = setup(&run, "S28", NULL) ? interrupter() : -1;
         if (child > 0 && run_started(&run, "S28", 5 * SEC, SEC)) {
                 expect(&run, "S28 signals during the wait", TRANSIENT_DONE);
-                tap_ok(got_int == 2 && got_chld >= 1,
-                       "S28: SIGINT x%d and SIGCHLD x%d arrived during the wait", (int) got_int,
-                       (int) got_chld);
+                TAP_INTEQ(got_int, 2, "S28: SIGINT twice during the wait");
+                tap_ok(got_chld >= 1, "S28: SIGCHLD x%d arrived during the wait", (int) got_chld);
                 done_case(&run);
         }
         if (child > 0)
@@ -578,9 +581,9 @@ static void test_cancel(void) {
         TransientRequest req = { .name = UNIT, .props = &props, .budget = 10 * SEC, .cleanup_budget = SEC,
                                  .cancel = &cancel_flag, .unref = true };
         uint64_t t0 = now_usec();
-        tap_ok(transient_run(bus, &req, &run.res) == 0 && run.res.outcome == TRANSIENT_INTERRUPTED,
-               "interrupt: SIGINT with a cancel flag ends the wait (%s)",
-               transient_outcome_to_string(run.res.outcome));
+        TAP_INTEQ(transient_run(bus, &req, &run.res), 0, "interrupt: the run returns");
+        TAP_STREQ(transient_outcome_to_string(run.res.outcome), "interrupted",
+                  "interrupt: SIGINT with a cancel flag ends the wait");
         tap_ok(now_usec() - t0 < 5 * SEC, "interrupt: well before the 10 s deadline");
         tap_ok(fake_log_has(&run.fb, "CALL StopUnit " UNIT), "interrupt: the unit is stopped");
         waitpid(child, NULL, 0);

@@ -23,11 +23,19 @@ static int decode(JournalEvent *e, const char * const *fields) {
 
 #define DECODE(e, ...) decode(e, (const char * const[]) { __VA_ARGS__, NULL })
 
+/* One check of e's type (a failure shows both types' names). */
+static void expect_type(const JournalEvent *e, JournalEventType type, const char *name) {
+        TAP_STREQ(journal_event_type_to_string(e->type), journal_event_type_to_string(type), name);
+}
+
+/* e is of type, about unit: a check of each. */
 static void expect(const JournalEvent *e, JournalEventType type, const char *unit, const char *name) {
-        tap_ok(e->type == type && streq_ptr(e->unit, unit), "%s: %s %s", name, journal_event_type_to_string(type),
-               strna(unit));
-        if (e->type != type || !streq_ptr(e->unit, unit))
-                tap_diag("got %s %s", journal_event_type_to_string(e->type), strna(e->unit));
+        char what[512];
+
+        snprintf(what, sizeof what, "%s: %s", name, journal_event_type_to_string(type));
+        expect_type(e, type, what);
+        snprintf(what, sizeof what, "%s: unit %s", name, strna(unit));
+        TAP_STREQ(e->unit, unit, what);
 }
 
 static void test_structured(void) {
@@ -130,12 +138,13 @@ static void test_kernel_text(void) {
 
         DECODE(&e, "_TRANSPORT=kernel", "SYSLOG_IDENTIFIER=systemd",
                "MESSAGE=systemd 252.39-1~deb12u2 running in system mode (+PAM +AUDIT)");
-        tap_ok(e.type == JOURNAL_EVENT_MANAGER_VERSION && streq_ptr(e.result, "252.39-1~deb12u2"),
-               "the manager's version");
+        expect_type(&e, JOURNAL_EVENT_MANAGER_VERSION, "the manager's version");
+        TAP_STREQ(e.result, "252.39-1~deb12u2", "the manager's version: the version");
         journal_event_done(&e);
 
         DECODE(&e, "_TRANSPORT=kernel", "SYSLOG_IDENTIFIER=kernel", "MESSAGE=Linux version 6.1.0-50-amd64 (gcc)");
-        tap_ok(e.type == JOURNAL_EVENT_KERNEL_VERSION && streq_ptr(e.result, "6.1.0-50-amd64"), "the kernel");
+        expect_type(&e, JOURNAL_EVENT_KERNEL_VERSION, "the kernel");
+        TAP_STREQ(e.result, "6.1.0-50-amd64", "the kernel: its version");
         journal_event_done(&e);
 
         DECODE(&e, "_TRANSPORT=kernel", "SYSLOG_IDENTIFIER=kernel", "MESSAGE=racy.service: Failed with result 'x'.");
@@ -189,8 +198,8 @@ static void test_old_text(void) {
         journal_event_done(&e);
 
         DECODE(&e, "_PID=1", "MESSAGE=Starting Foo daemon...");
-        tap_ok(e.type == JOURNAL_EVENT_JOB_START && !e.unit && streq_ptr(e.description, "Foo daemon"),
-               "old status text: description only");
+        expect(&e, JOURNAL_EVENT_JOB_START, NULL, "old status text");
+        TAP_STREQ(e.description, "Foo daemon", "old status text: description only");
         journal_event_done(&e);
 
         DECODE(&e, "_PID=1", "UNIT=foo.service", "MESSAGE=Stopping Foo daemon...");
@@ -210,60 +219,71 @@ static void test_cycles(void) {
         JournalEvent e;
 
         DECODE(&e, "_PID=1", "MESSAGE=Found ordering cycle on a.service/start");
-        tap_ok(e.type == JOURNAL_EVENT_CYCLE_FOUND && streq_ptr(e.cycle_unit, "a.service") &&
-               streq_ptr(e.job_unit, "a.service"), "<=v219 found ordering cycle");
+        expect_type(&e, JOURNAL_EVENT_CYCLE_FOUND, "<=v219 found ordering cycle");
+        TAP_STREQ(e.cycle_unit, "a.service", "<=v219 found ordering cycle: the cycle's unit");
+        TAP_STREQ(e.job_unit, "a.service", "<=v219 found ordering cycle: the job's unit");
         journal_event_done(&e);
 
         DECODE(&e, "_PID=1", "MESSAGE=Found dependency on b.service/start");
-        tap_ok(e.type == JOURNAL_EVENT_CYCLE_DEPENDENCY && streq_ptr(e.job_unit, "b.service") && !e.cycle_unit,
-               "<=v219 found dependency");
+        expect_type(&e, JOURNAL_EVENT_CYCLE_DEPENDENCY, "<=v219 found dependency");
+        TAP_STREQ(e.job_unit, "b.service", "<=v219 found dependency: the job's unit");
+        TAP_STREQ(e.cycle_unit, NULL, "<=v219 found dependency: no cycle unit");
         journal_event_done(&e);
 
         DECODE(&e, "_PID=1", "MESSAGE=Breaking ordering cycle by deleting job b.service/start");
-        tap_ok(e.type == JOURNAL_EVENT_CYCLE_BREAKING && streq_ptr(e.job_unit, "b.service") &&
-               streq_ptr(e.job_type, "start"), "<=v234 breaking");
+        expect_type(&e, JOURNAL_EVENT_CYCLE_BREAKING, "<=v234 breaking");
+        TAP_STREQ(e.job_unit, "b.service", "<=v234 breaking: the job's unit");
+        TAP_STREQ(e.job_type, "start", "<=v234 breaking: the job's type");
         journal_event_done(&e);
 
         DECODE(&e, "_PID=1", "MESSAGE=Job b.service/start deleted to break ordering cycle starting with a.service/start");
-        tap_ok(e.type == JOURNAL_EVENT_CYCLE_DELETED && streq_ptr(e.job_unit, "b.service") &&
-               streq_ptr(e.cycle_unit, "a.service"), "<=v219 deleted job");
+        expect_type(&e, JOURNAL_EVENT_CYCLE_DELETED, "<=v219 deleted job");
+        TAP_STREQ(e.job_unit, "b.service", "<=v219 deleted job: the job's unit");
+        TAP_STREQ(e.cycle_unit, "a.service", "<=v219 deleted job: the cycle's unit");
         journal_event_done(&e);
 
         DECODE(&e, "_PID=1", "UNIT=b.service",
                "MESSAGE=b.service: Job b.service/start deleted to break ordering cycle starting with a.service/start");
-        tap_ok(e.type == JOURNAL_EVENT_CYCLE_DELETED && streq_ptr(e.cycle_unit, "a.service"),
-               "v220-v234: the prefix is the deleted unit, the start comes from the text");
+        expect_type(&e, JOURNAL_EVENT_CYCLE_DELETED, "v220-v234 deleted job");
+        TAP_STREQ(e.cycle_unit, "a.service", "v220-v234: the prefix is the deleted unit, the start comes from the text");
         journal_event_done(&e);
 
         DECODE(&e, "_PID=1", "UNIT=systemd-tmpfiles-setup.service", "UNIT=local-fs.target",
                "UNIT=systemd-remount-fs.service", "UNIT=local-fs.target",
                "MESSAGE=systemd-tmpfiles-setup.service: Found ordering cycle on local-fs.target/start");
-        tap_ok(e.type == JOURNAL_EVENT_CYCLE_FOUND && streq_ptr(e.cycle_unit, "systemd-tmpfiles-setup.service") &&
-               streq_ptr(e.job_unit, "local-fs.target"), "v235-v257 found ordering cycle");
+        expect_type(&e, JOURNAL_EVENT_CYCLE_FOUND, "v235-v257 found ordering cycle");
+        TAP_STREQ(e.cycle_unit, "systemd-tmpfiles-setup.service", "v235-v257 found ordering cycle: the cycle's unit");
+        TAP_STREQ(e.job_unit, "local-fs.target", "v235-v257 found ordering cycle: the job's unit");
         TAP_INTEQ(strv_length(e.units), 3, "every UNIT= value is read, duplicates once");
         journal_event_done(&e);
 
         DECODE(&e, "_PID=1", "MESSAGE_ID=f27a3f94406a4783b946a9bc849e9452", "UNIT=x.service",
                "MESSAGE=x.service: Found ordering cycle: x.service/start after y.service/start after z.target/start"
                " - after x.service");
-        tap_ok(e.type == JOURNAL_EVENT_CYCLE_FOUND && streq_ptr(e.cycle_unit, "x.service") &&
-               strv_length(e.cycle_jobs) == 3 && streq_ptr(e.cycle_jobs ? e.cycle_jobs[2] : NULL, "z.target/start"),
-               "v258 one-line cycle");
+        expect_type(&e, JOURNAL_EVENT_CYCLE_FOUND, "v258 one-line cycle");
+        TAP_STREQ(e.cycle_unit, "x.service", "v258 one-line cycle: the cycle's unit");
+        TAP_INTEQ(strv_length(e.cycle_jobs), 3, "v258 one-line cycle: three jobs");
+        TAP_STREQ(strv_length(e.cycle_jobs) == 3 ? e.cycle_jobs[2] : NULL, "z.target/start",
+                  "v258 one-line cycle: the last job");
         journal_event_done(&e);
 
         DECODE(&e, "_PID=1", "MESSAGE_ID=5084367542f7472dbc6a94125d5debce", "UNIT=x.service", "DELETED_UNIT=y.service",
                "DELETED_TYPE=start",
                "MESSAGE=x.service: Job y.service/start deleted to break ordering cycle starting with x.service/start");
-        tap_ok(e.type == JOURNAL_EVENT_CYCLE_DELETED && streq_ptr(e.job_unit, "y.service") &&
-               streq_ptr(e.job_type, "start") && streq_ptr(e.cycle_unit, "x.service"), "v258 structured deletion");
+        expect_type(&e, JOURNAL_EVENT_CYCLE_DELETED, "v258 structured deletion");
+        TAP_STREQ(e.job_unit, "y.service", "v258 structured deletion: the job's unit");
+        TAP_STREQ(e.job_type, "start", "v258 structured deletion: the job's type");
+        TAP_STREQ(e.cycle_unit, "x.service", "v258 structured deletion: the cycle's unit");
         journal_event_done(&e);
 
         DECODE(&e, "_PID=1", "MESSAGE=x.service: Unable to break cycle starting with x.service/start");
-        tap_ok(e.type == JOURNAL_EVENT_CYCLE_UNFIXABLE && streq_ptr(e.cycle_unit, "x.service"), "unfixable cycle");
+        expect_type(&e, JOURNAL_EVENT_CYCLE_UNFIXABLE, "unfixable cycle");
+        TAP_STREQ(e.cycle_unit, "x.service", "unfixable cycle: the cycle's unit");
         journal_event_done(&e);
 
         DECODE(&e, "_PID=1", "MESSAGE=Something odd about an ordering cycle here");
-        tap_ok(e.type == JOURNAL_EVENT_CYCLE_OTHER && e.message, "an unrecognised cycle line is kept");
+        expect_type(&e, JOURNAL_EVENT_CYCLE_OTHER, "an unrecognised cycle line");
+        tap_ok(e.message != NULL, "an unrecognised cycle line is kept");
         journal_event_done(&e);
 }
 
@@ -299,8 +319,8 @@ static void test_output_and_binary(void) {
         journal_fields_add(&f, binmid, sizeof binmid - 1);
         journal_fields_add(&f, "NOEQUALSIGN", 11);
         TAP_INTEQ(f.n, 3, "a blob without '=' is ignored");
-        tap_ok(journal_event_decode(decoder, &f, &e) == 1 && e.type == JOURNAL_EVENT_UNIT_FAILED &&
-               streq_ptr(e.unit, "foo.service"), "a message with a NUL and binary tail still decodes");
+        TAP_INTEQ(journal_event_decode(decoder, &f, &e), 1, "a message with a NUL and binary tail still decodes");
+        expect(&e, JOURNAL_EVENT_UNIT_FAILED, "foo.service", "a message with a NUL and binary tail");
         journal_event_done(&e);
         journal_fields_done(&f);
 
@@ -392,8 +412,8 @@ static void test_status_formats(void) {
         journal_event_done(&e);
 
         DECODE(&e, "_TRANSPORT=kernel", "SYSLOG_IDENTIFIER=systemd", "MESSAGE=Finished BT outcome: succeeds.");
-        tap_ok(e.type == JOURNAL_EVENT_JOB_DONE && !e.unit && streq_ptr(e.description, "BT outcome: succeeds"),
-               "StatusUnitFormat=description: the description alone");
+        expect(&e, JOURNAL_EVENT_JOB_DONE, NULL, "StatusUnitFormat=description");
+        TAP_STREQ(e.description, "BT outcome: succeeds", "StatusUnitFormat=description: the description alone");
         journal_event_done(&e);
 
         DECODE(&e, "_TRANSPORT=kernel", "SYSLOG_IDENTIFIER=systemd",
@@ -417,8 +437,9 @@ static void test_status_formats(void) {
         journal_event_done(&e);
 
         DECODE(&e, "_PID=1", "MESSAGE=foo.service: main process exited, code=killed, status=9/KILL");
-        tap_ok(e.type == JOURNAL_EVENT_PROCESS_EXIT && streq_ptr(e.exit_code, "killed") &&
-               streq_ptr(e.exit_status, "9/KILL"), "v219 lower-case main process exit");
+        expect_type(&e, JOURNAL_EVENT_PROCESS_EXIT, "v219 lower-case main process exit");
+        TAP_STREQ(e.exit_code, "killed", "v219 lower-case main process exit: the code");
+        TAP_STREQ(e.exit_status, "9/KILL", "v219 lower-case main process exit: the status");
         journal_event_done(&e);
 
         DECODE(&e, "_PID=25", "_TRANSPORT=driver", "SYSLOG_IDENTIFIER=systemd-journald",

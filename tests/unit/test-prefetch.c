@@ -64,18 +64,12 @@ static void wait_finished(Prefetch *p, size_t n) {
                 (void) nanosleep(&(struct timespec) { .tv_nsec = 1000 * 1000 }, NULL);
 }
 
-int main(void) {
-        _cleanup_(root_freep) Root *root = NULL;
-        _cleanup_(loader_freep) Loader *l = NULL;
+/* The small tree, and its loader into *ret. */
+static void make_tree(Root **ret_root, Loader **ret) {
         DiagList ld = {};
-        char *want[ELEMENTSOF(names)] = {};
-        size_t n = ELEMENTSOF(names) - 1;
-        char cmd[600];
 
-        if (!mkdtemp(tmpl)) {
-                tap_ok(false, "mkdtemp");
-                return tap_done();
-        }
+        if (!mkdtemp(tmpl))
+                tap_bail("mkdtemp: %m");
         put("usr/lib/systemd/system/a.service", "[Unit]\nAfter=b.service\nWants=c.target\n[Service]\nExecStart=/x\n");
         put("usr/lib/systemd/system/b.service", "[Unit]\nDescription=b\n[Service]\nExecStart=/x\nBogus line\n");
         put("usr/lib/systemd/system/inst@.service", "[Unit]\nBefore=a.service\n[Service]\nExecStart=/x %i\n");
@@ -86,83 +80,104 @@ int main(void) {
         put("etc/systemd/system/masked.service", "");
         ln("a.service", "usr/lib/systemd/system/alias.service");
         ln("/usr/lib/systemd/system/b.service", "etc/systemd/system/c.target.wants/b.service");
-        tap_ok(root_open(tmpl, &root) == 0 && loader_new(&(LoaderOptions) { .root = root, .features = test_features(252) }, &l, &ld) == 0,
-               "a tree and its loader");
-        if (!l)
-                return tap_done();
+        if (root_open(tmpl, ret_root) < 0)
+                tap_bail("cannot open the tree %s", tmpl);
+        if (loader_new(&(LoaderOptions) { .root = *ret_root, .features = test_features(252) }, ret, &ld) < 0)
+                tap_bail("cannot make the tree's loader");
+        diag_list_done(&ld);
+}
 
+/* Round 0: the worker has finished everything before the model asks; 1: the model asks at once, racing it; 2:
+ * every other name is skipped; 3: the model asks in reverse order, after the worker is done; 4: in reverse order
+ * at once, racing it (the worker loads in hint order, the model takes what it has). */
+static void test_round(Loader *l, char **want, size_t n, unsigned round) {
+        _cleanup_(prefetch_freep) Prefetch *p = NULL;
+        PrefetchEntry *h[ELEMENTSOF(names)] = {};
+        size_t same = 0, taken = 0;
+
+        if (prefetch_start(l, &p) < 0) {
+                tap_ok(false, "round %u: prefetch_start", round);
+                return;
+        }
+        for (size_t i = 0; i < n; i++)
+                h[i] = prefetch_hint(p, names[i]);
+        if (round == 0 || round == 3)
+                wait_finished(p, n);
+        for (size_t k = 0; k < n; k++) {
+                size_t i = round >= 3 ? n - 1 - k : k;
+                _cleanup_(unit_freep) Unit *u = NULL;
+                _cleanup_(diag_list_done) DiagList d = {};
+                _cleanup_(freep) char *got = NULL;
+                int r = 0, x;
+
+                if (round == 2 && i % 2 == 1) {
+                        prefetch_skip(p, h[i]);
+                        same++;
+                        continue;
+                }
+                x = prefetch_take(p, h[i], &u, &d, &r);
+                if (x == 0)
+                        r = loader_load(l, names[i], &u, &d);
+                taken += x > 0;
+                got = describe(r, u, &d);
+                if (streq_ptr(got, want[i]))
+                        same++;
+                else
+                        tap_diag("round %u, %s:\n%s\nwanted:\n%s", round, names[i], strna(got), strna(want[i]));
+        }
+        tap_ok(same == n, "round %u: every unit as loader_load() gives it (%zu of %zu, %zu from the worker)", round,
+               same, n, taken);
+        if (round == 0 || round == 3)
+                tap_ok(taken == n, "round %u: all taken from the worker (%zu)", round, taken);
+}
+
+/* A NULL handle (hinting out of memory) is the model's own: take says so, skip does nothing. */
+static void test_null_handle(Loader *l) {
+        _cleanup_(prefetch_freep) Prefetch *p = NULL;
+        Unit *u = NULL;
+        int r = 0;
+
+        TAP_INTEQ(prefetch_start(l, &p), 0, "a NULL handle: a prefetcher");
+        if (!p)
+                return;
+        TAP_INTEQ(prefetch_take(p, NULL, &u, NULL, &r), 0, "a NULL handle: the model loads the unit itself");
+        tap_ok(!u, "a NULL handle: no unit from the worker");
+        prefetch_skip(p, NULL);
+}
+
+/* Hints never asked for are freed with the prefetcher (valgrind checks). */
+static void test_left_work(Loader *l, size_t n) {
+        _cleanup_(prefetch_freep) Prefetch *p = NULL;
+
+        TAP_INTEQ(prefetch_start(l, &p), 0, "a prefetcher left with work");
+        for (size_t i = 0; p && i < n; i++)
+                prefetch_hint(p, names[i]);
+}
+
+int main(void) {
+        _cleanup_(root_freep) Root *root = NULL;
+        _cleanup_(loader_freep) Loader *l = NULL;
+        char *want[ELEMENTSOF(names)] = {};
+        size_t n = ELEMENTSOF(names) - 1;
+        char cmd[600];
+
+        make_tree(&root, &l);
         for (size_t i = 0; i < n; i++) {
                 _cleanup_(unit_freep) Unit *u = NULL;
                 _cleanup_(diag_list_done) DiagList d = {};
                 int r = loader_load(l, names[i], &u, &d);
                 want[i] = describe(r, u, &d);
+                if (!want[i])
+                        tap_bail("cannot describe %s", names[i]);
         }
-        tap_ok(want[5] && strstr(want[5], "diag ") && want[1] && strstr(want[1], "diag "),
-               "the tree has units with diagnostics");
-
-        /* round 0: the worker has finished everything before the model asks; 1: the model asks at once, racing
-         * it; 2: every other name is skipped; 3: the model asks in reverse order, after the worker is done; 4:
-         * in reverse order at once, racing it (the worker loads in hint order, the model takes what it has) */
-        for (unsigned round = 0; round < 5; round++) {
-                _cleanup_(prefetch_freep) Prefetch *p = NULL;
-                PrefetchEntry *h[ELEMENTSOF(names)] = {};
-                size_t same = 0, taken = 0;
-
-                if (prefetch_start(l, &p) < 0) {
-                        tap_ok(false, "round %u: prefetch_start", round);
-                        continue;
-                }
-                for (size_t i = 0; i < n; i++)
-                        h[i] = prefetch_hint(p, names[i]);
-                if (round == 0 || round == 3)
-                        wait_finished(p, n);
-                for (size_t k = 0; k < n; k++) {
-                        size_t i = round >= 3 ? n - 1 - k : k;
-                        _cleanup_(unit_freep) Unit *u = NULL;
-                        _cleanup_(diag_list_done) DiagList d = {};
-                        _cleanup_(freep) char *got = NULL;
-                        int r = 0, x;
-
-                        if (round == 2 && i % 2 == 1) {
-                                prefetch_skip(p, h[i]);
-                                same++;
-                                continue;
-                        }
-                        x = prefetch_take(p, h[i], &u, &d, &r);
-                        if (x == 0)
-                                r = loader_load(l, names[i], &u, &d);
-                        taken += x > 0;
-                        got = describe(r, u, &d);
-                        if (streq_ptr(got, want[i]))
-                                same++;
-                        else
-                                tap_diag("round %u, %s:\n%s\nwanted:\n%s", round, names[i], strna(got), strna(want[i]));
-                }
-                tap_ok(same == n, "round %u: every unit as loader_load() gives it (%zu of %zu, %zu from the worker)",
-                       round, same, n, taken);
-                if (round == 0 || round == 3)
-                        tap_ok(taken == n, "round %u: all taken from the worker (%zu)", round, taken);
-        }
-        {
-                /* a NULL handle (hinting out of memory) is the model's own: take says so, skip does nothing */
-                _cleanup_(prefetch_freep) Prefetch *p = NULL;
-                Unit *u = NULL;
-                int r = 0;
-                tap_ok(prefetch_start(l, &p) == 0 && prefetch_take(p, NULL, &u, NULL, &r) == 0 && !u,
-                       "a NULL handle: the model loads the unit itself");
-                if (p)
-                        prefetch_skip(p, NULL);
-        }
-        {
-                /* hints never asked for are freed with the prefetcher (valgrind checks) */
-                _cleanup_(prefetch_freep) Prefetch *p = NULL;
-                tap_ok(prefetch_start(l, &p) == 0, "a prefetcher left with work");
-                for (size_t i = 0; p && i < n; i++)
-                        prefetch_hint(p, names[i]);
-        }
+        TAP_CONTAINS(want[5], "diag ", "the tree has a unit with diagnostics (broken.service)");
+        TAP_CONTAINS(want[1], "diag ", "and another (b.service)");
+        for (unsigned round = 0; round < 5; round++)
+                test_round(l, want, n, round);
+        test_null_handle(l);
+        test_left_work(l, n);
         for (size_t i = 0; i < n; i++)
                 free(want[i]);
-        diag_list_done(&ld);
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpl);
         (void) system(cmd);
         return tap_done();

@@ -186,11 +186,9 @@ static void mem_checks(void) {
         }
 }
 
-int main(void) {
-        _cleanup_(root_freep) Root *r = NULL;
-        _cleanup_(freep) char *disp = NULL;
+/* The tree on disk every check reads; a step that fails bails out. */
+static void make_tree(void) {
         char fifo[512];
-        int fd = -1, k;
 
         if (!mkdtemp(tmpl))
                 tap_bail("mkdtemp: %m");
@@ -215,62 +213,77 @@ int main(void) {
         snprintf(fifo, sizeof fifo, "%s/etc/systemd/system/fifo.service", tmpl);
         if (mkfifo(fifo, 0644) < 0)
                 tap_bail("cannot make the FIFO %s: %m", fifo);
+}
 
-        tap_ok(root_open(tmpl, &r) == 0, "root_open");
+static void test_disk(const Root *r) {
+        _cleanup_(freep) char *disp = NULL;
+        _cleanup_(closep) int fd = -EBADF;
+
         common_checks(r);
-        k = root_open_file(r, "/etc/systemd/system/fifo.service", &fd, NULL);
-        TAP_INTEQ(k, -EBADFD, "a FIFO is refused without blocking");
+        TAP_INTEQ(root_open_file(r, "/etc/systemd/system/fifo.service", &fd, NULL), -EBADFD,
+                  "a FIFO is refused without blocking");
         disp = root_display_path(r, "/etc/x");
-        tap_ok(disp && startswith(disp, tmpl) && endswith(disp, "/etc/x"), "display path carries the root");
+        tap_ok(disp && startswith(disp, tmpl), "display path: starts with the root");
+        tap_ok(disp && endswith(disp, "/etc/x"), "display path: ends with the path inside");
+}
 
-        /* once /etc/systemd/system is listed, its entries are answered relative to the directory kept open: the
-         * same answers as before, and an entry changed since the listing is resolved the long way, inside the
-         * root */
-        {
-                _cleanup_(strv_freep) char **names = NULL;
-                _cleanup_(freep) char *res = NULL, *t = NULL;
-                char buf[64] = {};
+/* Reads the file at path of r into buf (a few bytes). Returns what root_open_file() returned. */
+static int read_in_root(const Root *r, const char *path, char *buf, size_t size, char **ret_path) {
+        _cleanup_(closep) int fd = -EBADF;
+        int k = root_open_file(r, path, &fd, ret_path);
 
-                tap_ok(root_list_dir(r, "/etc/systemd/system", &names) == 0 && strv_length(names) == 9,
-                       "list /etc/systemd/system (%zu entries)", strv_length(names));
-                tap_ok(r->cache != NULL, "a root on disk keeps listed directories");
-                common_checks(r);
-                k = root_open_file(r, "/etc/systemd/system/fifo.service", &fd, NULL);
-                TAP_INTEQ(k, -EBADFD, "listed: a FIFO is refused without blocking");
-                TAP_INTEQ(root_entry_type(r, "/etc/systemd/system/fifo.service"), DT_UNKNOWN,
-                          "listed: a FIFO's type is \"other\"");
-                TAP_INTEQ(root_entry_type(r, "/etc/systemd/system/nope.service"), -ENOENT, "listed: a missing entry");
-                tap_ok(root_open_file(r, "/etc/systemd/system/empty.service", &fd, &res) == 0 &&
-                               streq_ptr(res, "/etc/systemd/system/empty.service"),
-                       "listed: a regular file opens, with its in-root path");
-                if (fd >= 0)
-                        close(fd);
-                fd = -1;
-                /* empty.service becomes a symlink out of the root after the listing */
-                swap_for_escaping_symlink("etc/systemd/system/empty.service");
-                tap_ok(root_open_file(r, "/etc/systemd/system/empty.service", &fd, NULL) == 0 &&
-                               read(fd, buf, sizeof buf - 1) > 0 && streq(buf, "inside\n"),
-                       "listed, then replaced by an escaping symlink: the root's file is read");
-                if (fd >= 0)
-                        close(fd);
-                fd = -1;
-                /* fresh.service, not looked at yet, becomes a symlink out of the root too */
-                swap_for_escaping_symlink("etc/systemd/system/fresh.service");
-                TAP_INTEQ(root_null_or_empty(r, "/etc/systemd/system/fresh.service"), 0,
-                          "listed, then replaced before anyone asked: the root's non-empty file, no mask");
-                TAP_INTEQ(root_null_or_empty(r, "/etc/systemd/system/empty.service"), 1,
-                          "listed and asked: the first answer stands (a snapshot, like the listing)");
-                tap_ok(root_readlink(r, "/etc/systemd/system/loop1.service", &t) == 0 && streq_ptr(t, "loop2.service"),
-                       "listed: a symlink is read relative to its directory");
-        }
+        if (k >= 0 && read(fd, buf, size - 1) < 0)
+                return -errno;
+        return k;
+}
 
+/* Once /etc/systemd/system is listed, its entries are answered relative to the directory kept open: the same
+ * answers as before, and an entry changed since the listing is resolved the long way, inside the root. */
+static void test_listed(Root *r) {
+        _cleanup_(strv_freep) char **names = NULL;
+        _cleanup_(freep) char *res = NULL, *t = NULL;
+        _cleanup_(closep) int fd = -EBADF;
+        char buf[64] = {}, empty[64] = {};
+
+        TAP_INTEQ(root_list_dir(r, "/etc/systemd/system", &names), 0, "list /etc/systemd/system");
+        TAP_INTEQ(strv_length(names), 9, "its 9 entries");
+        tap_ok(r->cache != NULL, "a root on disk keeps listed directories");
+        common_checks(r);
+        TAP_INTEQ(root_open_file(r, "/etc/systemd/system/fifo.service", &fd, NULL), -EBADFD,
+                  "listed: a FIFO is refused without blocking");
+        TAP_INTEQ(root_entry_type(r, "/etc/systemd/system/fifo.service"), DT_UNKNOWN,
+                  "listed: a FIFO's type is \"other\"");
+        TAP_INTEQ(root_entry_type(r, "/etc/systemd/system/nope.service"), -ENOENT, "listed: a missing entry");
+        TAP_INTEQ(read_in_root(r, "/etc/systemd/system/empty.service", empty, sizeof empty, &res), 0,
+                  "listed: a regular file opens");
+        TAP_STREQ(res, "/etc/systemd/system/empty.service", "listed: with its in-root path");
+        /* empty.service becomes a symlink out of the root after the listing */
+        swap_for_escaping_symlink("etc/systemd/system/empty.service");
+        TAP_INTEQ(read_in_root(r, "/etc/systemd/system/empty.service", buf, sizeof buf, NULL), 0,
+                  "listed, then replaced by an escaping symlink: it opens");
+        TAP_STREQ(buf, "inside\n", "listed, then replaced by an escaping symlink: the root's file is read");
+        /* fresh.service, not looked at yet, becomes a symlink out of the root too */
+        swap_for_escaping_symlink("etc/systemd/system/fresh.service");
+        TAP_INTEQ(root_null_or_empty(r, "/etc/systemd/system/fresh.service"), 0,
+                  "listed, then replaced before anyone asked: the root's non-empty file, no mask");
+        TAP_INTEQ(root_null_or_empty(r, "/etc/systemd/system/empty.service"), 1,
+                  "listed and asked: the first answer stands (a snapshot, like the listing)");
+        TAP_INTEQ(root_readlink(r, "/etc/systemd/system/loop1.service", &t), 0, "listed: a symlink is read");
+        TAP_STREQ(t, "loop2.service", "listed: relative to its directory");
+}
+
+int main(void) {
+        _cleanup_(root_freep) Root *r = NULL;
+        char cmd[600];
+
+        make_tree();
+        if (root_open(tmpl, &r) < 0)
+                tap_bail("root_open %s", tmpl);
+        test_disk(r);
+        test_listed(r);
         mem_checks();
-
-        {
-                char cmd[600];
-                snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpl);
-                if (system(cmd) != 0)
-                        tap_diag("cleanup failed");
-        }
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpl);
+        if (system(cmd) != 0)
+                tap_diag("cleanup failed");
         return tap_done();
 }

@@ -272,6 +272,11 @@ static void test_broken(void) {
 }
 
 /* The shipped profiles: defaults, extends, units with their package, links, names. */
+/* One check that p has (or, !has, lacks) the unit name. */
+static void has_unit(const Profile *p, const char *what, const char *name, bool has) {
+        tap_ok(p && !!profile_unit(p, name) == has, "%s: %s %s", what, has ? "has" : "has no", name);
+}
+
 static void test_profiles(const Rules *r) {
         const Profile *p = rules_profile(r, "debian-bookworm", NULL), *d;
         const BaseLink *links;
@@ -279,53 +284,68 @@ static void test_profiles(const Rules *r) {
         size_t n;
         bool found = false;
 
-        tap_ok(p && streq(profile_name(p), "server") && profile_is_default(p), "debian-bookworm: default profile server");
+        tap_ok(p != NULL, "debian-bookworm: a default profile");
         if (!p)
                 return;
+        TAP_STREQ(profile_name(p), "server", "debian-bookworm: default profile server");
+        tap_ok(profile_is_default(p), "debian-bookworm: server is the default");
         u = profile_unit(p, "networking.service");
-        tap_ok(u && streq(u->package, "ifupdown") && u->version && strstr(u->text, "Wants=network.target"),
-               "networking.service of ifupdown, with its Wants=");
+        TAP_STREQ(u ? u->package : NULL, "ifupdown", "networking.service of ifupdown");
+        tap_ok(u && u->version, "networking.service: ifupdown's version");
+        TAP_CONTAINS(u ? u->text : NULL, "Wants=network.target", "networking.service: with its Wants=");
         n = profile_links(p, "multi-user.target", &links);
         for (size_t i = 0; i < n; i++)
                 found = found || (streq(links[i].name, "networking.service") && streq(links[i].package, "ifupdown"));
         tap_ok(found, "multi-user.target.wants/networking.service (ifupdown's postinst)");
-        tap_ok(!profile_unit(p, "NetworkManager.service"), "the server profile has no NetworkManager");
+        has_unit(p, "the server profile", "NetworkManager.service", false);
         d = rules_profile(r, "debian-bookworm", "desktop");
-        tap_ok(d && !profile_is_default(d) && profile_unit(d, "networking.service") &&
-               profile_unit(d, "NetworkManager.service") && profile_unit(d, "dbus.socket") &&
-               profile_package_count(d) == 4,
-               "desktop extends server: ifupdown's, dbus's and NetworkManager's units");
-        tap_ok(!rules_profile(r, "debian-bookworm", "nosuch") && !rules_profile(r, "ubuntu-xenial", NULL) &&
-               !rules_profile(r, NULL, NULL), "no profile for unknown names, targets without profiles, no target");
+        tap_ok(d && !profile_is_default(d), "debian-bookworm desktop: not the default");
+        has_unit(d, "desktop extends server", "networking.service", true);
+        has_unit(d, "desktop", "NetworkManager.service", true);
+        has_unit(d, "desktop", "dbus.socket", true);
+        TAP_INTEQ(d ? profile_package_count(d) : 0, 4, "desktop: ifupdown's, dbus's and NetworkManager's packages");
+        tap_ok(!rules_profile(r, "debian-bookworm", "nosuch"), "no profile for an unknown name");
+        tap_ok(!rules_profile(r, "ubuntu-xenial", NULL), "no profile for a target without profiles");
+        tap_ok(!rules_profile(r, NULL, NULL), "no profile without a target");
         {
                 _cleanup_(strv_freep) char **names = rules_profile_names(r, "debian-bookworm");
                 _cleanup_(strv_freep) char **none = rules_profile_names(r, "ubuntu-xenial");
-                tap_ok(strv_length(names) == 3 && streq(names[0], PROFILE_MINIMAL) && streq(names[1], "server") &&
-                       streq(names[2], "desktop"), "debian-bookworm's profiles: minimal server desktop");
-                tap_ok(strv_length(none) == 1 && streq(none[0], PROFILE_MINIMAL), "ubuntu-xenial: minimal only");
+                static const char *const want[] = { PROFILE_MINIMAL, "server", "desktop" };
+
+                TAP_INTEQ(strv_length(names), 3, "debian-bookworm: three profiles");
+                for (size_t i = 0; i < ELEMENTSOF(want) && i < strv_length(names); i++)
+                        TAP_STREQ(names[i], want[i], "debian-bookworm's profiles: minimal server desktop");
+                TAP_INTEQ(strv_length(none), 1, "ubuntu-xenial: one profile");
+                TAP_STREQ(none ? none[0] : NULL, PROFILE_MINIMAL, "ubuntu-xenial: minimal only");
         }
         p = rules_profile(r, "ubuntu-noble", "cloud");
-        tap_ok(p && profile_unit(p, "cloud-init.service") && profile_unit(p, "systemd-networkd.service") &&
-               streq(profile_unit(p, "systemd-networkd.service")->package, "systemd") &&
-               profile_alias(p, "nosuch.service") == NULL, "ubuntu-noble cloud: cloud-init and networkd");
+        has_unit(p, "ubuntu-noble cloud", "cloud-init.service", true);
+        u = p ? profile_unit(p, "systemd-networkd.service") : NULL;
+        TAP_STREQ(u ? u->package : NULL, "systemd", "ubuntu-noble cloud: networkd, systemd's");
+        tap_ok(p && profile_alias(p, "nosuch.service") == NULL, "ubuntu-noble cloud: no alias of an unknown name");
         p = rules_profile(r, "rhel-9", NULL);
-        tap_ok(p && profile_unit(p, "firewalld.service") && profile_unit(p, "NetworkManager-wait-online.service") &&
-               streq_ptr(profile_alias(p, "dbus-org.fedoraproject.FirewallD1.service"), "firewalld.service"),
-               "rhel-9 server: NetworkManager, firewalld and its alias");
+        has_unit(p, "rhel-9 server", "firewalld.service", true);
+        has_unit(p, "rhel-9 server", "NetworkManager-wait-online.service", true);
+        TAP_STREQ(p ? profile_alias(p, "dbus-org.fedoraproject.FirewallD1.service") : NULL, "firewalld.service",
+                  "rhel-9 server: firewalld's alias");
         p = rules_profile(r, "rhel-10", NULL);
-        tap_ok(p && profile_is_default(p) && profile_unit(p, "NetworkManager-wait-online.service") &&
-               streq(profile_unit(p, "NetworkManager-wait-online.service")->version, "1.52.0") &&
-               streq_ptr(profile_alias(p, "dbus-org.fedoraproject.FirewallD1.service"), "firewalld.service"),
-               "rhel-10 server: NetworkManager 1.52.0, firewalld and its alias");
+        tap_ok(p && profile_is_default(p), "rhel-10: a default profile");
+        u = p ? profile_unit(p, "NetworkManager-wait-online.service") : NULL;
+        TAP_STREQ(u ? u->version : NULL, "1.52.0", "rhel-10 server: NetworkManager 1.52.0");
+        TAP_STREQ(p ? profile_alias(p, "dbus-org.fedoraproject.FirewallD1.service") : NULL, "firewalld.service",
+                  "rhel-10 server: firewalld's alias");
         static const char *const from_archive[] = { "debian-forky", "debian-sid" };
         for (size_t i = 0; i < ELEMENTSOF(from_archive); i++) {
                 const char *t = from_archive[i];
+                char what[64];
 
                 p = rules_profile(r, t, NULL);
-                tap_ok(p && streq(profile_name(p), "server") && profile_unit(p, "networking.service") &&
-                       !profile_unit(p, "NetworkManager.service") && rules_profile(r, t, "desktop") &&
-                       profile_unit(rules_profile(r, t, "desktop"), "NetworkManager.service"),
-                       "%s: server (ifupdown) and desktop (NetworkManager) profiles", t);
+                TAP_STREQ(p ? profile_name(p) : NULL, "server", t);
+                snprintf(what, sizeof what, "%s server", t);
+                has_unit(p, what, "networking.service", true);
+                has_unit(p, what, "NetworkManager.service", false);
+                snprintf(what, sizeof what, "%s desktop", t);
+                has_unit(rules_profile(r, t, "desktop"), what, "NetworkManager.service", true);
         }
 }
 

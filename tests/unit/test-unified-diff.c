@@ -106,7 +106,8 @@ static char *random_text(unsigned lines, bool final_nl) {
         return buf;
 }
 
-int main(void) {
+/* Fixed cases, as diff -u writes them. */
+static void test_fixed(void) {
         char *d;
 
         d = diff("a\nb\n", "a\nb\n");
@@ -146,32 +147,47 @@ int main(void) {
         TAP_STREQ(d, "--- x\n+++ x\n@@ -1,8 +1,8 @@\n 1\n 2\n 3\n-4\n+X\n 5\n 6\n-7\n+Y\n 8\n",
                   "changes closer than 2x context share a hunk");
         free(d);
+}
 
-        /* random edits: the diff applies back exactly */
+/* b: a few edits of a (lines inserted at line starts). */
+static char *edit(const char *a) {
+        char *b = strdup(a);
+
+        if (!b)
+                tap_bail("out of memory");
+        for (unsigned e = rnd(4); e > 0; e--) {
+                size_t len = strlen(b), at = len ? rnd((unsigned) len) : 0;
+                char *c = NULL;
+                while (at > 0 && b[at - 1] != '\n')
+                        at--;
+                if (asprintf(&c, "%.*sins%u\n%s", (int) at, b, rnd(3), b + at) < 0)
+                        tap_bail("out of memory");
+                free(b);
+                b = c;
+        }
+        return b;
+}
+
+/* Random edits: the diff applies back exactly. */
+static void test_random(void) {
         unsigned bad = 0;
+
         for (unsigned t = 0; t < 400; t++) {
                 unsigned n = rnd(40);
                 char *a = random_text(n, rnd(4) != 0), *b = random_text(rnd(4) == 0 ? rnd(40) : 0, true);
-                char *back;
+                char *back, *d = NULL;
 
+                if (!a || !b)
+                        tap_bail("out of memory");
                 if (rnd(2)) {
                         /* a few edits of a instead of an unrelated text */
                         free(b);
-                        b = strdup(a);
-                        for (unsigned e = rnd(4); e > 0; e--) {
-                                size_t len = strlen(b), at = len ? rnd((unsigned) len) : 0;
-                                char *c = NULL;
-                                while (at > 0 && b[at - 1] != '\n')
-                                        at--;
-                                if (asprintf(&c, "%.*sins%u\n%s", (int) at, b, rnd(3), b + at) < 0)
-                                        return 1;
-                                free(b);
-                                b = c;
-                        }
+                        b = edit(a);
                 }
-                d = NULL;
                 if (unified_diff(a, strlen(a), b, strlen(b), "x", "x", 3, &d) < 0) {
                         bad++;
+                        free(a);
+                        free(b);
                         continue;
                 }
                 back = d ? apply(a, d) : strdup(a);
@@ -185,5 +201,10 @@ int main(void) {
                 free(b);
         }
         TAP_INTEQ(bad, 0, "400 random edits: every diff applies back to the new text");
+}
+
+int main(void) {
+        test_fixed();
+        test_random();
         return tap_done();
 }
