@@ -126,6 +126,8 @@ static void setup(void) {
         write_unit("cal.timer", "[Timer]\nOnCalendar=daily\nPersistent=yes\n");
         write_unit("cal.service", "[Service]\nExecStart=/bin/true\n");
         write_unit("srv-data.mount", "[Mount]\nWhat=/dev/sdb1\nWhere=/srv/data\nOptions=nofail\n");
+        write_unit("dev-sdc2.swap", "[Swap]\nWhat=/dev/sdc2\nOptions=x-initrd.mount\n");
+        write_unit("swapfile.swap", "[Swap]\nWhat=/swapfile\n");
         write_unit("flush.service", "[Unit]\nDefaultDependencies=no\nRequiresMountsFor=/var/log/journal\n"
                                     "[Service]\nExecStart=/bin/true\n");
         run_or_bail("the local-fs.target.wants link",
@@ -213,6 +215,24 @@ static void test_mounts(void) {
         EDGE(240, "srv-data.mount", DEP_BEFORE, "local-fs.target", "240 regressed on nofail");
         EDGE(252, "srv-data.mount", DEP_REQUIRES, "dev-sdb1.device", "mount requires its device");
         EDGE(252, "srv-data.mount", DEP_AFTER, "blockdev@dev-sdb1.target", "245+: blockdev target");
+}
+
+/* swaps (swap_add_extras(), swap_add_device_dependencies()): the device bound to up to 244, required from 245;
+ * What= always a mounts-for path; system.slice whatever the options */
+static void test_swaps(void) {
+        tap_ok(has_rule(244, "dev-sdc2.swap", DEP_BINDS_TO, "dev-sdc2.device", "swap-device"), "244: BindsTo= device");
+        NO_EDGE(244, "dev-sdc2.swap", DEP_REQUIRES, "dev-sdc2.device", "244: no Requires= device");
+        tap_ok(has_rule(245, "dev-sdc2.swap", DEP_REQUIRES, "dev-sdc2.device", "swap-device-requires"),
+               "245: Requires= device");
+        NO_EDGE(252, "dev-sdc2.swap", DEP_BINDS_TO, "dev-sdc2.device", "252: no BindsTo= device");
+        EDGE(252, "dev-sdc2.swap", DEP_AFTER, "blockdev@dev-sdc2.target", "245+: blockdev target");
+        NO_EDGE(244, "dev-sdc2.swap", DEP_AFTER, "blockdev@dev-sdc2.target", "244: no blockdev target");
+        EDGE(252, "dev-sdc2.swap", DEP_AFTER, "-.mount", "a device's What= is a mounts-for path too");
+        tap_ok(has_rule(252, "dev-sdc2.swap", DEP_REQUIRES, "system.slice", "slice-system"),
+               "x-initrd.mount swap: still system.slice");
+        tap_ok(has_rule(252, "swapfile.swap", DEP_AFTER, "systemd-remount-fs.service", "swap-file-remount"),
+               "swap file: after systemd-remount-fs.service");
+        NO_EDGE(252, "dev-sdc2.swap", DEP_AFTER, "systemd-remount-fs.service", "device swap: no remount-fs");
 }
 
 static void test_perpetual_units(void) {
@@ -370,6 +390,7 @@ int main(void) {
         test_default_dependencies();
         test_timers();
         test_mounts();
+        test_swaps();
         test_perpetual_units();
         test_mount_table();
         test_broken_rule();
