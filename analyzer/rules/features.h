@@ -79,6 +79,11 @@
         X(SUCCESS_ACTION_WITHOUT_EXEC, "success-action-without-exec")                                          \
         X(DYNAMIC_USER_PRIVATE_TMP, "dynamic-user-private-tmp")                                                 \
         X(EXEC_DIRECTORIES, "exec-directories")                                                                 \
+        X(REFUSAL_BAD_SETTING, "refusal-bad-setting")                                                           \
+        X(MOUNT_WHERE_MATCHES_NAME, "mount-where-matches-name")                                                 \
+        X(MOUNT_WHAT_REQUIRED, "mount-what-required")                                                           \
+        X(AUTOMOUNT_WHERE_MATCHES_NAME, "automount-where-matches-name")                                         \
+        X(SWAP_WHAT_MATCHES_NAME, "swap-what-matches-name")                                                     \
         /* the model's machinery (implicit-deps.md §5) */                                                      \
         X(MOUNTS_FOR_LOAD, "mounts-for-load")                                                                   \
         X(MOUNTINFO_REFERENCE_STUBS, "mountinfo-reference-stubs")                                               \
