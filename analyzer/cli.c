@@ -21,6 +21,13 @@ void context_done(Context *c) {
         c->root = mfree(c->root);
         c->target = mfree(c->target);
         c->targets = strv_free(c->targets);
+        c->instance = mfree(c->instance);
+}
+
+const char *context_template_instance(const Context *c, const FeatureSet *fs) {
+        if (c->instance)
+                return c->instance;
+        return feature_enabled(fs, FEATURE_VERIFY_INSTANCE_TEST_INSTANCE) ? "test_instance" : "i";
 }
 
 void log_error(const char *fmt, ...) {
@@ -81,6 +88,7 @@ enum {
         ARG_FAIL_ON,
         ARG_NO_COLOR,
         ARG_NEAREST_MODEL,
+        ARG_INSTANCE,
 };
 
 static const struct option global_options[] = {
@@ -91,6 +99,7 @@ static const struct option global_options[] = {
         { "fail-on", required_argument, NULL, ARG_FAIL_ON },
         { "no-color", no_argument, NULL, ARG_NO_COLOR },
         { "nearest-model", no_argument, NULL, ARG_NEAREST_MODEL },
+        { "instance", required_argument, NULL, ARG_INSTANCE },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
 };
@@ -233,6 +242,17 @@ int cli_parse(int argc, char *argv[], Context *ctx, const struct option *extra, 
                 case ARG_NEAREST_MODEL:
                         ctx->nearest_model = true;
                         break;
+                case ARG_INSTANCE: {
+                        _cleanup_(freep) char *probe = NULL;
+                        /* the instance must make a valid unit name, as verify's unit_name_replace_instance() */
+                        if (unit_name_replace_instance("a@.service", optarg, &probe) < 0) {
+                                log_error("--instance=%s: not a valid instance name (see systemd.unit(5))", optarg);
+                                return -EINVAL;
+                        }
+                        if (free_and_strdup(&ctx->instance, optarg) < 0)
+                                return -ENOMEM;
+                        break;
+                }
                 case '?':
                         if (optopt && optopt < 0x100)
                                 log_error("%s: unknown option -%c or missing argument (see '%s --help')", argv[0],

@@ -24,7 +24,8 @@ static const char graph_help[] =
         ".wants/.requires links, and the implicit and default ones systemd adds by itself for that version,\n"
         "each with its origin. Without --root no tree is read: units come from the PATHs given and from\n"
         "bootrace's model of that systemd version's base units. Without UNIT, every unit of the tree. A UNIT\n"
-        "that cannot be loaded (not-found, bad-setting, error) is named and the exit status is 2.\n\n"
+        "that cannot be loaded (not-found, bad-setting, error) is named and the exit status is 2. A template\n"
+        "PATH is loaded as NAME@i (from 257 NAME@test_instance), as verify does, or as --instance=NAME.\n\n"
         "  --all            print the edges of every loaded unit, not only of the units asked for\n"
         "  --offline        model systemd-analyze verify (its manager defaults; no mount table)\n"
         "  --mounted=PATH   PATH is a mount point (its mount unit exists without a unit file)\n"
@@ -468,7 +469,7 @@ static int print_dot(const Model *m, const Rules *rules, const DotFilter *flt, b
 }
 
 /* A PATH argument: its directory is searched first, its file name is the unit. */
-static int path_arg(const char *arg, char **ret_name, char ***dirs) {
+static int path_arg(const char *arg, const char *instance, char **ret_name, char ***dirs) {
         _cleanup_(freep) char *dir = NULL, *name = NULL;
         struct stat st;
         int r;
@@ -481,7 +482,7 @@ static int path_arg(const char *arg, char **ret_name, char ***dirs) {
         if (r == -EINVAL)
                 log_error("%s: \"%s\" is not a valid unit file name", arg, path_basename(arg));
         if (r >= 0)
-                r = unit_name_file_instance(&name); /* a template file: its instance NAME@i, as verify does */
+                r = unit_name_file_instance(&name, instance); /* a template file: an instance, as verify does */
         if (r < 0)
                 return r;
         if (strv_extend_unique(dirs, dir) < 0)
@@ -696,6 +697,7 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
         _cleanup_(strv_freep) char **unloaded = NULL;
         GraphArgs a = {};
         VersionChoice vc;
+        FeatureSet path_fs;
         unsigned version;
         int r, optind_, ret = EXIT_ERROR;
 
@@ -739,10 +741,15 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
                 goto finish;
         if (ctx->target && rules_target_version(rules, ctx->target, NULL, &target_name) >= 0 && target_name)
                 distro = strndup_safe(target_name, strcspn(target_name, "-"));
+        r = rules_feature_set(rules, version, &path_fs);
+        if (r < 0) {
+                log_error_errno(r, "systemd %u: cannot evaluate the rules' features", version);
+                goto finish;
+        }
         for (int i = optind_; i < argc; i++) {
                 char *name = NULL;
                 if (strchr(argv[i], '/')) {
-                        r = path_arg(argv[i], &name, &extra);
+                        r = path_arg(argv[i], context_template_instance(ctx, &path_fs), &name, &extra);
                         if (r < 0)
                                 goto finish;
                 } else if (!unit_name_is_valid(argv[i], UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE)) {

@@ -26,7 +26,8 @@ static const char show_help[] =
         "and .wants/.requires/.upholds links. A PATH (anything with a '/', or an existing file) is a unit\n"
         "file whose directory is searched first, as systemd-analyze verify does. Other units come from\n"
         "--root (--root=/ for this machine), or without it from the embedded model of the version judged\n"
-        "for, as lint and graph read them; the first line says which.\n\n"
+        "for, as lint and graph read them; the first line says which. A template file is loaded as an\n"
+        "instance as that version's verify does (NAME@i, from 257 NAME@test_instance), or --instance=NAME.\n\n"
         "Exit status: 0 all units loaded cleanly; 2 a unit could not be loaded, or systemd would warn\n"
         "about (and ignore) part of it; the diagnostics name file and line.\n";
 
@@ -354,7 +355,7 @@ static void show_args_free(ShowArg *a, size_t n) {
 }
 
 /* A PATH argument: its directory (made absolute) is searched first; its file name is the unit name. */
-static int parse_path_arg(const char *arg, ShowArg *ret) {
+static int parse_path_arg(const char *arg, const char *instance, ShowArg *ret) {
         struct stat st;
         int r;
 
@@ -372,8 +373,8 @@ static int parse_path_arg(const char *arg, ShowArg *ret) {
                           path_basename(arg));
         if (r < 0)
                 return r;
-        /* a template file is shown as its instance NAME@i, as systemd-analyze verify loads it */
-        return unit_name_file_instance(&ret->name);
+        /* a template file is shown as an instance, as systemd-analyze verify loads it */
+        return unit_name_file_instance(&ret->name, instance);
 }
 
 int verb_show(int argc, char *argv[], Context *ctx) {
@@ -437,7 +438,7 @@ int verb_show(int argc, char *argv[], Context *ctx) {
 
                 /* as lint reads them: a path, or a file of that name here, is a file */
                 if (strchr(argv[i], '/') || (stat(argv[i], &fst) >= 0 && !S_ISDIR(fst.st_mode))) {
-                        r = parse_path_arg(argv[i], &args[n_args]);
+                        r = parse_path_arg(argv[i], context_template_instance(ctx, &features), &args[n_args]);
                         if (r < 0)
                                 goto fail;
                         if (strv_extend_unique(&extra, args[n_args].dir) < 0)

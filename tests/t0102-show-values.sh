@@ -130,3 +130,18 @@ test_expect "a socket whose Listen*= were all reset by empty assignments is refu
         refusal 252 reset.socket bad-setting "Unit has no Listen setting"
 test_expect "a timer whose only trigger was reset is refused" refusal 252 reset.timer bad-setting "Timer unit lacks value setting"
 test_expect "238: a timer without a trigger is load state error" refusal 238 reset.timer error
+
+# From 257 verify loads a template file as NAME@test_instance (its --instance= changes it); bootrace does the same
+# per version, and --instance=NAME names another.
+tpl_inst() { # VERSION EXPECTED [OPTION]
+        bootrace show --systemd="$1" ${3:+"$3"} "$d/tpl@.service" > "$TMP/out" 2> "$TMP/err" &&
+                grep -q "^# tpl@$2.service" "$TMP/out" && grep -q "^BindsTo=$2.device" "$TMP/out" &&
+                bootrace graph --offline --systemd="$1" ${3:+"$3"} "$d/tpl@.service" > "$TMP/out" 2> "$TMP/err" &&
+                grep -q "^tpl@$2.service	BindsTo	$2.device	" "$TMP/out"
+}
+test_expect "256: a template file is NAME@i (show and graph)" tpl_inst 256 i
+test_expect "257: a template file is NAME@test_instance, as 257's verify loads it" tpl_inst 257 test_instance
+test_expect "--instance=NAME names the instance" tpl_inst 252 web1 --instance=web1
+bad_inst() { bootrace show --systemd=257 --instance=a/b "$d/tpl@.service" > /dev/null 2> "$TMP/err"; [ $? = 2 ] &&
+        warned "instance=a/b: not a valid instance name"; }
+test_expect "--instance= that makes no valid unit name is a usage error" bad_inst

@@ -22,6 +22,10 @@
 
 corpus_dir() { echo "${LAB_CORPUS:-$LAB_SRV/corpus}/$1"; }
 
+# The instance verify loads a template file as: "i" up to 256, "test_instance" from 257 (its --instance=
+# default, analyze.c@v257); bootrace show and graph do the same.
+corpus_instance() { if [ "$(oracle_version "$1")" -ge 257 ]; then echo test_instance; else echo i; fi; }
+
 corpus_stage() {
         # one python3 pass: a shell loop forked head, tr and cp per file (50 s for 568 files on a loaded machine)
         python3 - "$(corpus_dir "$1")" "$2" <<'PY'
@@ -77,7 +81,7 @@ corpus_batches() { awk '{ print $1 }' "$1/files" | sort -u; }
 corpus_verify_key() {
         local suite=$1
         { cat "$(corpus_dir "$suite")/VERSION" "$LAB_SRV/$suite/var/lib/dpkg/status" "$LAB/lab-oracle.sh" 2> /dev/null
-          declare -f corpus_stage corpus_verify_run corpus_own_edges graph_oracle_dump2tsv; } | sha256sum | cut -c1-16
+          declare -f corpus_stage corpus_instance corpus_verify_run corpus_own_edges graph_oracle_dump2tsv; } | sha256sum | cut -c1-16
 }
 
 # verify's results are cached beside the corpus ($(corpus_dir SUITE)/verify-cache/KEY/sd.*): running the tree's
@@ -112,12 +116,12 @@ corpus_verify_run() {
                 # "/lab/NAME:LINE: message": a warning about that line of that file
                 sed -n 's|^/lab/\([^:/]*:[0-9][0-9]*\): .*|\1|p' "$w/$b.sd.err" >> "$w/sd.warned"
                 # verdicts: a dumped unit is loaded ("Unit Load State"); one that failed says why
-                awk -v dir="$w/$b" '
+                awk -v dir="$w/$b" -v inst="$(corpus_instance "$suite")" '
                         BEGIN { while ((("ls " dir) | getline f) > 0) given[f] = 1 }
                         /^\t-> Unit / { u = $3; sub(/:$/, "", u); next }
                         /^\t\tUnit Load State: / && u != "" { st[u] = $4; next }
                         END { for (f in given) {
-                                u = f; if (u ~ /@\./) sub(/@\./, "@i.", u)
+                                u = f; if (u ~ /@\./) sub(/@\./, "@" inst ".", u)
                                 x = (u in st) ? st[u] : "refused"; print f, x } }' "$w/$b.sd.out" >> "$w/sd.verdicts"
                 # refused ones: the load state from the reason verify logs
                 sed -n 's|^\([^ :]*\): Failed to load configuration: \(.*\)|\1 \2|p' "$w/$b.sd.err" |
@@ -128,18 +132,18 @@ corpus_verify_run() {
                                print $1, st }' >> "$w/$b.sd.refused"
         done
         cat "$w"/b*.sd.refused 2> /dev/null | sort -u > "$w/sd.refused" || true
-        awk 'FNR == NR { r[$1] = $2; next }
-             { u = $1; if (u ~ /@\./) sub(/@\./, "@i.", u)
+        awk -v inst="$(corpus_instance "$suite")" 'FNR == NR { r[$1] = $2; next }
+             { u = $1; if (u ~ /@\./) sub(/@\./, "@" inst ".", u)
                if ($2 == "refused") { x = (u in r) ? r[u] : "error"; $2 = x }; print }' "$w/sd.refused" "$w/sd.verdicts" |
                 sort -u > "$w/sd.verdicts.tmp" && mv "$w/sd.verdicts.tmp" "$w/sd.verdicts"
         sort -u -o "$w/sd.warned" "$w/sd.warned"
-        graph_oracle_dump2tsv < "$w/sd.dump" | corpus_own_edges "$w" > "$w/sd.edges"
+        graph_oracle_dump2tsv < "$w/sd.dump" | corpus_own_edges "$w" "$(corpus_instance "$suite")" > "$w/sd.edges"
 }
 
-# Edges of the corpus units only (a dump also shows the tree's units they pulled in).
+# Edges of the corpus units only (a dump also shows the tree's units they pulled in); INSTANCE: corpus_instance.
 corpus_own_edges() {
-        awk -F'\t' -v files="$1/files" '
-                BEGIN { while ((getline l < files) > 0) { split(l, a, " "); u = a[2]; sub(/@\./, "@i.", u); own[u] = 1 } }
+        awk -F'\t' -v files="$1/files" -v inst="$2" '
+                BEGIN { while ((getline l < files) > 0) { split(l, a, " "); u = a[2]; sub(/@\./, "@" inst ".", u); own[u] = 1 } }
                 $1 in own' | sort -u
 }
 
@@ -153,15 +157,15 @@ corpus_bootrace() {
                 sed -n 's#^[^ ]*/\([^:/]*:[0-9][0-9]*\): \(warning\|error\): .*#\1#p' \
                         "$w/$b.br.err" >> "$w/br.warned"
                 awk '/^# / { u = $2; next } /^LoadState: / && u != "" { print u, $2; u = "" }' "$w/$b.br.out" |
-                        awk -v dir="$w/$b" '
-                                BEGIN { while ((("ls " dir) | getline f) > 0) { u = f; sub(/@\./, "@i.", u); name[u] = f } }
+                        awk -v dir="$w/$b" -v inst="$(corpus_instance "$suite")" '
+                                BEGIN { while ((("ls " dir) | getline f) > 0) { u = f; sub(/@\./, "@" inst ".", u); name[u] = f } }
                                 { x = ($1 in name) ? name[$1] : $1; print x, $2 }' >> "$w/br.verdicts"
                 ( cd "$w/$b" && bootrace graph --offline --systemd="$ver" --root="$LAB_SRV/$suite" ./* ) \
                         >> "$w/br.graph" 2> /dev/null || true
         done
         sort -u -o "$w/br.verdicts" "$w/br.verdicts"
         sort -u -o "$w/br.warned" "$w/br.warned"
-        graph_oracle_br2tsv < "$w/br.graph" | corpus_own_edges "$w" > "$w/br.edges"
+        graph_oracle_br2tsv < "$w/br.graph" | corpus_own_edges "$w" "$(corpus_instance "$suite")" > "$w/br.edges"
 }
 
 corpus_compare() {

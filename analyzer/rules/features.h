@@ -84,6 +84,7 @@
         X(MOUNT_WHAT_REQUIRED, "mount-what-required")                                                           \
         X(AUTOMOUNT_WHERE_MATCHES_NAME, "automount-where-matches-name")                                         \
         X(SWAP_WHAT_MATCHES_NAME, "swap-what-matches-name")                                                     \
+        X(VERIFY_INSTANCE_TEST_INSTANCE, "verify-instance-test-instance")                                       \
         /* the model's machinery (implicit-deps.md §5) */                                                      \
         X(MOUNTS_FOR_LOAD, "mounts-for-load")                                                                   \
         X(MOUNTINFO_REFERENCE_STUBS, "mountinfo-reference-stubs")                                               \
