@@ -339,13 +339,14 @@ static const char * const dot_colour[_DEP_TYPE_MAX] = {
         [DEP_BINDS_TO] = "darkgreen", [DEP_PART_OF] = "gold3",      [DEP_UPHOLDS] = "purple",
         [DEP_CONFLICTS] = "red",      [DEP_AFTER] = "steelblue",    [DEP_ON_FAILURE] = "orange",
         [DEP_ON_SUCCESS] = "orange",  [DEP_TRIGGERS] = "blue",       [DEP_PROPAGATES_RELOAD_TO] = "cyan4",
-        [DEP_JOINS_NAMESPACE_OF] = "brown",
+        [DEP_JOINS_NAMESPACE_OF] = "brown",   [DEP_PROPAGATES_STOP_TO] = "magenta4",
 };
 
 /* The kind of arrow an edge type is drawn as, and whether it is drawn from its "to" end: the reverse types are
  * one arrow with the ones they mirror (a After=b is b Before=a, a TriggeredBy=b is b Triggers=a). */
 static DepType dot_kind(DepType t, bool *ret_reversed) {
-        *ret_reversed = t == DEP_AFTER || t == DEP_TRIGGERED_BY || t == DEP_RELOAD_PROPAGATED_FROM;
+        *ret_reversed = t == DEP_AFTER || t == DEP_TRIGGERED_BY || t == DEP_RELOAD_PROPAGATED_FROM ||
+                        t == DEP_STOP_PROPAGATED_FROM;
         switch (t) {
         case DEP_BEFORE:
                 return DEP_AFTER;
@@ -353,6 +354,8 @@ static DepType dot_kind(DepType t, bool *ret_reversed) {
                 return DEP_TRIGGERS;
         case DEP_RELOAD_PROPAGATED_FROM:
                 return DEP_PROPAGATES_RELOAD_TO;
+        case DEP_STOP_PROPAGATED_FROM:
+                return DEP_PROPAGATES_STOP_TO;
         default:
                 return t;
         }
