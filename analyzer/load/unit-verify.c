@@ -114,6 +114,9 @@ static int verify_path_name(const Unit *u, const SettingStatus *st, const Featur
         _cleanup_(freep) char *path = NULL, *name = NULL;
         int r;
 
+        if (s && isempty(s->value))
+                s = NULL; /* an empty assignment resets it: the path of the name again */
+
         r = unit_own_path(u, s, fs, &path);
         if (r < 0)
                 return r;
@@ -224,7 +227,7 @@ int unit_verify(const Unit *u, const SettingStatus *st, const FeatureSet *fs, Di
                     (r = verify_path_name(u, st, fs, "Mount", "Where", ".mount", diags)) != 0)
                         return r;
                 if (feature_enabled(fs, FEATURE_MOUNT_WHAT_REQUIRED) && !streq(u->id, "-.mount") &&
-                    !effective_value(u, st, "Mount", "What"))
+                    isempty(effective_value(u, st, "Mount", "What")))
                         return refuse(u, fs, diags, "What= setting is missing.");
                 return 0;
         case UNIT_AUTOMOUNT:
