@@ -130,6 +130,8 @@ corpus_verify_run() {
                                if (s == "Exec format error") st = "bad-setting"
                                if (s == "No such file or directory") st = "not-found"
                                print $1, st }' >> "$w/$b.sd.refused"
+                # an empty file is a masked unit: verify says so and loads nothing (its load state is masked)
+                sed -n 's|^Unit \([^ ]*\) is masked\.$|\1 masked|p' "$w/$b.sd.err" >> "$w/$b.sd.refused"
         done
         cat "$w"/b*.sd.refused 2> /dev/null | sort -u > "$w/sd.refused" || true
         awk -v inst="$(corpus_instance "$suite")" 'FNR == NR { r[$1] = $2; next }
@@ -154,8 +156,10 @@ corpus_bootrace() {
         for b in $(corpus_batches "$w"); do
                 ( cd "$w/$b" && bootrace show --systemd="$ver" --root="$LAB_SRV/$suite" ./* ) \
                         > "$w/$b.br.out" 2> "$w/$b.br.err" || true
-                sed -n 's#^[^ ]*/\([^:/]*:[0-9][0-9]*\): \(warning\|error\): .*#\1#p' \
-                        "$w/$b.br.err" >> "$w/br.warned"
+                # a unit-level refusal names its line for the reader, but systemd logs it without one: not a
+                # warned line
+                grep -v -e 'Refusing (load state' -e 'no unit name can be made from the path' "$w/$b.br.err" |
+                        sed -n 's#^[^ ]*/\([^:/]*:[0-9][0-9]*\): \(warning\|error\): .*#\1#p' >> "$w/br.warned"
                 awk '/^# / { u = $2; next } /^LoadState: / && u != "" { print u, $2; u = "" }' "$w/$b.br.out" |
                         awk -v dir="$w/$b" -v inst="$(corpus_instance "$suite")" '
                                 BEGIN { while ((("ls " dir) | getline f) > 0) { u = f; sub(/@\./, "@" inst ".", u); name[u] = f } }
@@ -168,11 +172,19 @@ corpus_bootrace() {
         graph_oracle_br2tsv < "$w/br.graph" | corpus_own_edges "$w" "$(corpus_instance "$suite")" > "$w/br.edges"
 }
 
+# "NAME STATE[,STATE...]" per name, sorted: the states a verdicts file gives a name.
+corpus_state_sets() {
+        sort -u "$1" | awk '{ s[$1] = ($1 in s) ? s[$1] "," $2 : $2 } END { for (n in s) print n, s[n] }' | sort
+}
+
 corpus_compare() {
         local suite=$1 w=$2 exc=$3 ver
         ver=$(oracle_version "$suite")
         {
-                join -a1 -a2 -e none -o 0,1.2,2.2 <(sort "$w/sd.verdicts") <(sort "$w/br.verdicts") |
+                # a name staged in several batches (test-fstab-generator's sysroot.mount) has the set of its
+                # states on each side
+                join -a1 -a2 -e none -o 0,1.2,2.2 <(corpus_state_sets "$w/sd.verdicts") \
+                        <(corpus_state_sets "$w/br.verdicts") |
                         awk '$2 != $3 { print "verdict " $1 " systemd=" $2 " bootrace=" $3 }'
                 comm -23 "$w/sd.warned" "$w/br.warned" | sed 's/^/warned /; s/$/ only-systemd/'
                 comm -13 "$w/sd.warned" "$w/br.warned" | sed 's/^/warned /; s/$/ only-bootrace/'
@@ -192,18 +204,19 @@ corpus_compare() {
                         return s ~ ("^" r "$") }' excused="$w/excused" "$exc" "$w/diff.all" > "$w/diff"
 }
 
-# Agreement line for the report: files, verdicts, warned lines, refusals, edges.
+# Agreement line for the report: files, verdicts (distinct name and state pairs), warned lines, refusals, edges.
 corpus_summary() {
-        local suite=$1 w=$2 ver files vagree warned_sd warned_both ref_sd ref_both e_sd e_both
+        local suite=$1 w=$2 ver files vtotal vagree warned_sd warned_both ref_sd ref_both e_sd e_both
         ver=$(oracle_version "$suite")
         files=$(wc -l < "$w/files")
-        vagree=$(join <(sort "$w/sd.verdicts") <(sort "$w/br.verdicts") | awk '$2 == $3' | wc -l)
+        vtotal=$(sort -u "$w/sd.verdicts" | wc -l)
+        vagree=$(comm -12 <(sort -u "$w/sd.verdicts") <(sort -u "$w/br.verdicts") | wc -l)
         warned_sd=$(wc -l < "$w/sd.warned"); warned_both=$(comm -12 "$w/sd.warned" "$w/br.warned" | wc -l)
         ref_sd=$(awk '$2 != "loaded"' "$w/sd.verdicts" | wc -l)
-        ref_both=$(join <(sort "$w/sd.verdicts") <(sort "$w/br.verdicts") | awk '$2 != "loaded" && $2 == $3' | wc -l)
+        ref_both=$(comm -12 <(sort -u "$w/sd.verdicts") <(sort -u "$w/br.verdicts") | awk '$2 != "loaded"' | wc -l)
         e_sd=$(wc -l < "$w/sd.edges")
         e_both=$(graph_oracle_compare "$w/sd.edges" "$w/br.edges" | awk -F'\t' '$1 == "agree" { a += $3 } END { print a + 0 }')
         printf '# %-8s systemd %s: %d files, verdicts %d/%d, warned lines %d/%d, refusals %d/%d, edges %d/%d, %d excused\n' \
-                "$suite" "$ver" "$files" "$vagree" "$files" "$warned_both" "$warned_sd" "$ref_both" "$ref_sd" \
+                "$suite" "$ver" "$files" "$vagree" "$vtotal" "$warned_both" "$warned_sd" "$ref_both" "$ref_sd" \
                 "$e_both" "$e_sd" "$(wc -l < "$w/excused" 2> /dev/null || echo 0)"
 }
