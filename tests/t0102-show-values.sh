@@ -145,3 +145,9 @@ test_expect "--instance=NAME names the instance" tpl_inst 252 web1 --instance=we
 bad_inst() { bootrace show --systemd=257 --instance=a/b "$d/tpl@.service" > /dev/null 2> "$TMP/err"; [ $? = 2 ] &&
         warned "instance=a/b: not a valid instance name"; }
 test_expect "--instance= that makes no valid unit name is a usage error" bad_inst
+
+# From 258 the '!!' prefix is ignored with a notice (00a415fc8f): warned about on 258, not on 257.
+printf '[Service]\nExecStart=!!/bin/true\n' > "$d/bangbang.service"
+bangbang() { show_state "$1" "$d/bangbang.service" > /dev/null; grep -q "bangbang.service:2: warning: ExecStart=: the !! prefix is no longer supported" "$TMP/err"; }
+test_expect "258: the !! prefix is warned about and ignored" bangbang 258
+test_expect_fail "257: the !! prefix is still accepted" bangbang 257

@@ -38,6 +38,7 @@
         X(EXEC_PREFIX_BANG, "exec-prefix-bang")                                                                 \
         X(EXEC_PREFIX_COLON, "exec-prefix-colon")                                                               \
         X(EXEC_PREFIX_PIPE, "exec-prefix-pipe")                                                                 \
+        X(EXEC_PREFIX_BANGBANG_IGNORED, "exec-prefix-bangbang-ignored")                                                                 \
         X(EXEC_RELATIVE, "exec-relative")                                                                       \
         X(EXEC_UNKNOWN_ESCAPE_RELAXED, "exec-unknown-escape-relaxed")                                           \
         /* specifiers (§5): a letter known in values, and allowed in unit names */                             \
