@@ -21,6 +21,13 @@ void context_done(Context *c) {
         c->root = mfree(c->root);
         c->target = mfree(c->target);
         c->targets = strv_free(c->targets);
+        c->instance = mfree(c->instance);
+}
+
+const char *context_template_instance(const Context *c, const FeatureSet *fs) {
+        if (c->instance)
+                return c->instance;
+        return feature_enabled(fs, FEATURE_VERIFY_INSTANCE_TEST_INSTANCE) ? "test_instance" : "i";
 }
 
 void log_error(const char *fmt, ...) {
@@ -81,6 +88,7 @@ enum {
         ARG_FAIL_ON,
         ARG_NO_COLOR,
         ARG_NEAREST_MODEL,
+        ARG_INSTANCE,
 };
 
 static const struct option global_options[] = {
@@ -91,6 +99,7 @@ static const struct option global_options[] = {
         { "fail-on", required_argument, NULL, ARG_FAIL_ON },
         { "no-color", no_argument, NULL, ARG_NO_COLOR },
         { "nearest-model", no_argument, NULL, ARG_NEAREST_MODEL },
+        { "instance", required_argument, NULL, ARG_INSTANCE },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
 };
@@ -235,6 +244,15 @@ static int global_option(int c, const char *arg, Context *ctx) {
         case ARG_NEAREST_MODEL:
                 ctx->nearest_model = true;
                 return 0;
+        case ARG_INSTANCE: {
+                _cleanup_(freep) char *probe = NULL;
+                /* the instance must make a valid unit name, as verify's unit_name_replace_instance() */
+                if (unit_name_replace_instance("a@.service", arg, &probe) < 0) {
+                        log_error("--instance=%s: not a valid instance name (see systemd.unit(5))", arg);
+                        return -EINVAL;
+                }
+                return free_and_strdup(&ctx->instance, arg) < 0 ? log_oom() : 0;
+        }
         default:
                 return 1;
         }

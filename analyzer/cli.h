@@ -21,11 +21,16 @@ typedef struct Context {
         bool color;
         bool quiet;
         bool nearest_model; /* --nearest-model: a version outside the modelled range is judged with the nearest */
+        char *instance;    /* --instance=NAME: the instance a template file is loaded as; NULL = as verify does */
         bool list_options; /* cli_parse() lists the options instead of parsing them (bootrace __complete) */
 } Context;
 
 void context_init(Context *c);
 void context_done(Context *c);
+
+/* The instance a template given as a file is loaded as (show, graph): --instance=, else what that version's
+ * systemd-analyze verify takes ("i" up to 256, "test_instance" from 257; features.xml). */
+const char *context_template_instance(const Context *c, const FeatureSet *fs);
 
 /* Exit statuses (DESIGN.md): 0 clean, 1 findings/fixes/failed verdict, 2 usage, input or environment error. */
 enum {

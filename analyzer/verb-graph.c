@@ -24,7 +24,8 @@ static const char graph_help[] =
         ".wants/.requires links, and the implicit and default ones systemd adds by itself for that version,\n"
         "each with its origin. Without --root no tree is read: units come from the PATHs given and from\n"
         "bootrace's model of that systemd version's base units. Without UNIT, every unit of the tree. A UNIT\n"
-        "that cannot be loaded (not-found, bad-setting, error) is named and the exit status is 2.\n\n"
+        "that cannot be loaded (not-found, bad-setting, error) is named and the exit status is 2. A template\n"
+        "PATH is loaded as NAME@i (from 257 NAME@test_instance), as verify does, or as --instance=NAME.\n\n"
         "  --all            print the edges of every loaded unit, not only of the units asked for\n"
         "  --offline        model systemd-analyze verify (its manager defaults; no mount table)\n"
         "  --mounted=PATH   PATH is a mount point (its mount unit exists without a unit file)\n"
@@ -338,13 +339,14 @@ static const char * const dot_colour[_DEP_TYPE_MAX] = {
         [DEP_BINDS_TO] = "darkgreen", [DEP_PART_OF] = "gold3",      [DEP_UPHOLDS] = "purple",
         [DEP_CONFLICTS] = "red",      [DEP_AFTER] = "steelblue",    [DEP_ON_FAILURE] = "orange",
         [DEP_ON_SUCCESS] = "orange",  [DEP_TRIGGERS] = "blue",       [DEP_PROPAGATES_RELOAD_TO] = "cyan4",
-        [DEP_JOINS_NAMESPACE_OF] = "brown",
+        [DEP_JOINS_NAMESPACE_OF] = "brown",   [DEP_PROPAGATES_STOP_TO] = "magenta4",
 };
 
 /* The kind of arrow an edge type is drawn as, and whether it is drawn from its "to" end: the reverse types are
  * one arrow with the ones they mirror (a After=b is b Before=a, a TriggeredBy=b is b Triggers=a). */
 static DepType dot_kind(DepType t, bool *ret_reversed) {
-        *ret_reversed = t == DEP_AFTER || t == DEP_TRIGGERED_BY || t == DEP_RELOAD_PROPAGATED_FROM;
+        *ret_reversed = t == DEP_AFTER || t == DEP_TRIGGERED_BY || t == DEP_RELOAD_PROPAGATED_FROM ||
+                        t == DEP_STOP_PROPAGATED_FROM;
         switch (t) {
         case DEP_BEFORE:
                 return DEP_AFTER;
@@ -352,6 +354,8 @@ static DepType dot_kind(DepType t, bool *ret_reversed) {
                 return DEP_TRIGGERS;
         case DEP_RELOAD_PROPAGATED_FROM:
                 return DEP_PROPAGATES_RELOAD_TO;
+        case DEP_STOP_PROPAGATED_FROM:
+                return DEP_PROPAGATES_STOP_TO;
         default:
                 return t;
         }
@@ -485,7 +489,7 @@ static int print_dot(const Model *m, const Rules *rules, const DotFilter *flt, b
 }
 
 /* A PATH argument: its directory is searched first, its file name is the unit. */
-static int path_arg(const char *arg, char **ret_name, char ***dirs) {
+static int path_arg(const char *arg, const char *instance, char **ret_name, char ***dirs) {
         _cleanup_(freep) char *dir = NULL, *name = NULL;
         struct stat st;
         int r;
@@ -498,7 +502,7 @@ static int path_arg(const char *arg, char **ret_name, char ***dirs) {
         if (r == -EINVAL)
                 log_error("%s: \"%s\" is not a valid unit file name", arg, path_basename(arg));
         if (r >= 0)
-                r = unit_name_file_instance(&name); /* a template file: its instance NAME@i, as verify does */
+                r = unit_name_file_instance(&name, instance); /* a template file: an instance, as verify does */
         if (r < 0)
                 return r;
         if (strv_extend_unique(dirs, dir) < 0)
@@ -724,15 +728,15 @@ static int graph_check_args(const Context *ctx, const GraphArgs *a) {
         return 0;
 }
 
-/* The UNIT and PATH arguments: the names asked for, and the PATHs' directories to search first. Returns 0, or a
- * negative errno after printing an error. */
-static int collect_names(char **args, int n, char ***names, char ***extra) {
+/* The UNIT and PATH arguments: the names asked for (a template PATH as its instance), and the PATHs' directories
+ * to search first. Returns 0, or a negative errno after printing an error. */
+static int collect_names(char **args, int n, const char *instance, char ***names, char ***extra) {
         for (int i = 0; i < n; i++) {
                 char *name = NULL;
                 int r;
 
                 if (strchr(args[i], '/')) {
-                        r = path_arg(args[i], &name, extra);
+                        r = path_arg(args[i], instance, &name, extra);
                         if (r == -ENOMEM)
                                 return log_oom();
                         if (r < 0)
@@ -909,8 +913,9 @@ int verb_graph(int argc, char *argv[], Context *ctx) {
                 return r > 0 ? EXIT_CLEAN : EXIT_ERROR;
         if (live_args_wanted(&a.live))
                 return verb_graph_live(&a.live, argv + optind_, argc - optind_, ctx);
-        if (graph_check_args(ctx, &a) < 0 || cli_open_inputs(ctx, INPUTS_VERSION, &in, &diags) < 0 ||
-            collect_names(argv + optind_, argc - optind_, &names, &extra) < 0 ||
+        if (graph_check_args(ctx, &a) < 0 || cli_open_inputs(ctx, INPUTS_FEATURES, &in, &diags) < 0 ||
+            collect_names(argv + optind_, argc - optind_, context_template_instance(ctx, &in.features), &names,
+                          &extra) < 0 ||
             graph_model_new(&a, &in, extra, &generated, &model, &diags) < 0)
                 return EXIT_ERROR;
         whole_tree = !names;

@@ -26,7 +26,8 @@ static const char show_help[] =
         "and .wants/.requires/.upholds links. A PATH (anything with a '/', or an existing file) is a unit\n"
         "file whose directory is searched first, as systemd-analyze verify does. Other units come from\n"
         "--root (--root=/ for this machine), or without it from the embedded model of the version judged\n"
-        "for, as lint and graph read them; the first line says which.\n\n"
+        "for, as lint and graph read them; the first line says which. A template file is loaded as an\n"
+        "instance as that version's verify does (NAME@i, from 257 NAME@test_instance), or --instance=NAME.\n\n"
         "Exit status: 0 all units loaded cleanly; 2 a unit could not be loaded, or systemd would warn\n"
         "about (and ignore) part of it; the diagnostics name file and line.\n";
 
@@ -361,7 +362,7 @@ static void show_args_done(ShowArgs *a) {
 }
 
 /* A PATH argument: its directory (made absolute) is searched first; its file name is the unit name. */
-static int parse_path_arg(const char *arg, ShowArg *ret) {
+static int parse_path_arg(const char *arg, const char *instance, ShowArg *ret) {
         struct stat st;
         int r;
 
@@ -379,13 +380,13 @@ static int parse_path_arg(const char *arg, ShowArg *ret) {
                           path_basename(arg));
         if (r < 0)
                 return r;
-        /* a template file is shown as its instance NAME@i, as systemd-analyze verify loads it */
-        return unit_name_file_instance(&ret->name);
+        /* a template file is shown as an instance, as systemd-analyze verify loads it */
+        return unit_name_file_instance(&ret->name, instance);
 }
 
 /* The arguments into *ret, the PATHs' directories into extra. Returns 0, or a negative errno after printing an
  * error. */
-static int collect_args(char **argv, int n, ShowArgs *ret, char ***extra) {
+static int collect_args(char **argv, int n, const char *instance, ShowArgs *ret, char ***extra) {
         ret->items = calloc(n + 1, sizeof(ShowArg));
         if (!ret->items)
                 return log_oom();
@@ -396,7 +397,7 @@ static int collect_args(char **argv, int n, ShowArgs *ret, char ***extra) {
 
                 /* as lint reads them: a path, or a file of that name here, is a file */
                 if (strchr(argv[i], '/') || (stat(argv[i], &fst) >= 0 && !S_ISDIR(fst.st_mode))) {
-                        r = parse_path_arg(argv[i], a);
+                        r = parse_path_arg(argv[i], instance, a);
                         if (r == -ENOMEM)
                                 return log_oom();
                         if (r < 0)
@@ -536,7 +537,8 @@ int verb_show(int argc, char *argv[], Context *ctx) {
                 return EXIT_ERROR;
         }
         if (cli_open_inputs(ctx, INPUTS_FEATURES, &in, &diags) < 0 ||
-            collect_args(argv + optind_, argc - optind_, &args, &extra) < 0)
+            collect_args(argv + optind_, argc - optind_, context_template_instance(ctx, &in.features), &args,
+                         &extra) < 0)
                 return EXIT_ERROR;
         r = loader_new(&(LoaderOptions) { .root = in.root, .extra_dirs = extra, .features = &in.features,
                                           .no_search_path = !in.root },

@@ -20,7 +20,7 @@ graph_oracle_dump2tsv() {
                 /^\t\t[A-Za-z]+: .* \(.*origin-/ {
                         line = $0; sub(/^\t\t/, "", line)
                         k = line; sub(/: .*/, "", k)
-                        if (k !~ /^(Requires|Requisite|Wants|BindsTo|PartOf|Upholds|Conflicts|Before|After|OnFailure|OnSuccess|Triggers|TriggeredBy|PropagatesReloadTo|ReloadPropagatedFrom|JoinsNamespaceOf|RequiresMountsFor|WantsMountsFor)$/) next
+                        if (k !~ /^(Requires|Requisite|Wants|BindsTo|PartOf|Upholds|Conflicts|Before|After|OnFailure|OnSuccess|Triggers|TriggeredBy|PropagatesReloadTo|ReloadPropagatedFrom|PropagatesStopTo|StopPropagatedFrom|JoinsNamespaceOf|RequiresMountsFor|WantsMountsFor)$/) next
                         v = line; sub(/^[^:]*: /, "", v)
                         o = v; sub(/^.* \(/, "", o); sub(/\)$/, "", o)
                         sub(/ \([^)]*\)$/, "", v)

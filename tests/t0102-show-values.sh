@@ -75,7 +75,7 @@ esc() {
         if [ "$2" = loaded ]; then warned "esc.service:2: warning: ExecStart=: unknown escape sequences"; fi
 }
 test_expect "252: an unknown escape in ExecStart= is warned about and kept, the unit loads" esc 252 loaded
-test_expect "227: an unknown escape fails the command, the service is refused" esc 227 bad-setting
+test_expect "227: an unknown escape fails the command, the service is refused (load state error before 239)" esc 227 error
 
 # A template given as a file is loaded as its instance NAME@i, as systemd-analyze verify does: %i is "i", %f "/i",
 # and graph prints its edges (it printed nothing, and show called BindsTo=%i.device "not a valid unit name").
@@ -101,3 +101,53 @@ spec_implicit() {
                 grep -q "^sk@i.socket	RequiresMountsFor	/run/y-sk.sock	" "$TMP/out" && ! grep -q '%' "$TMP/out"
 }
 test_expect "specifiers in a socket's paths are expanded for its implicit RequiresMountsFor=" spec_implicit
+
+# The checks of each unit type after loading (mount_verify(), automount_verify(), swap_verify(), socket_verify(),
+# timer_verify()): bad-setting from 239, error before (rules/features.xml refusal-bad-setting), naming the line.
+printf '[Mount]\nWhat=/dev/sda1\nWhere=/srv/other\n' > "$d/srv-data.mount"
+printf '[Mount]\nWhere=/srv/nowhat\n' > "$d/srv-nowhat.mount"
+printf '[Mount]\nWhat=/dev/sda1\nWhere=/srv/ok/\n' > "$d/srv-ok.mount"
+printf '[Automount]\nWhere=/x\n' > "$d/y.automount"
+printf '[Swap]\nWhat=/dev/sdb2\n' > "$d/dev-sda2.swap"
+printf '[Swap]\nWhat=/dev/sda3\n' > "$d/dev-sda3.swap"
+printf '[Socket]\nListenStream=/run/a.sock\nListenDatagram=/run/b.sock\nListenStream=\nListenDatagram=\n' > "$d/reset.socket"
+printf '[Timer]\nOnCalendar=daily\nOnCalendar=\n' > "$d/reset.timer"
+refusal() { # VERSION FILE STATE [WARNING]
+        [ "$(show_state "$1" "$d/$2")" = "$3" ] || { echo "$2 on $1: not $3"; cat "$TMP/err"; return 1; }
+        [ -z "${4:-}" ] || warned "$4"
+}
+test_expect "a mount whose Where= does not give its name is refused, at the line" \
+        refusal 252 srv-data.mount bad-setting "srv-data.mount:3: error: .*Where= setting doesn't match unit name"
+test_expect "238: the same refusal is load state error" refusal 238 srv-data.mount error
+test_expect "a mount without What= is refused" refusal 252 srv-nowhat.mount bad-setting "What= setting is missing"
+test_expect "Where= is compared simplified (a trailing slash)" refusal 252 srv-ok.mount loaded
+test_expect "an automount whose Where= does not give its name is refused" \
+        refusal 252 y.automount bad-setting "y.automount:2: error: .*Where= setting doesn't match"
+test_expect "a swap whose What= does not give its name is refused" \
+        refusal 257 dev-sda2.swap bad-setting "dev-sda2.swap:2: error: .*Value of What= and unit name do not match"
+test_expect "a swap whose What= gives its name loads" refusal 257 dev-sda3.swap loaded
+test_expect "a socket whose Listen*= were all reset by empty assignments is refused" \
+        refusal 252 reset.socket bad-setting "Unit has no Listen setting"
+test_expect "a timer whose only trigger was reset is refused" refusal 252 reset.timer bad-setting "Timer unit lacks value setting"
+test_expect "238: a timer without a trigger is load state error" refusal 238 reset.timer error
+
+# From 257 verify loads a template file as NAME@test_instance (its --instance= changes it); bootrace does the same
+# per version, and --instance=NAME names another.
+tpl_inst() { # VERSION EXPECTED [OPTION]
+        bootrace show --systemd="$1" ${3:+"$3"} "$d/tpl@.service" > "$TMP/out" 2> "$TMP/err" &&
+                grep -q "^# tpl@$2.service" "$TMP/out" && grep -q "^BindsTo=$2.device" "$TMP/out" &&
+                bootrace graph --offline --systemd="$1" ${3:+"$3"} "$d/tpl@.service" > "$TMP/out" 2> "$TMP/err" &&
+                grep -q "^tpl@$2.service	BindsTo	$2.device	" "$TMP/out"
+}
+test_expect "256: a template file is NAME@i (show and graph)" tpl_inst 256 i
+test_expect "257: a template file is NAME@test_instance, as 257's verify loads it" tpl_inst 257 test_instance
+test_expect "--instance=NAME names the instance" tpl_inst 252 web1 --instance=web1
+bad_inst() { bootrace show --systemd=257 --instance=a/b "$d/tpl@.service" > /dev/null 2> "$TMP/err"; [ $? = 2 ] &&
+        warned "instance=a/b: not a valid instance name"; }
+test_expect "--instance= that makes no valid unit name is a usage error" bad_inst
+
+# From 258 the '!!' prefix is ignored with a notice (00a415fc8f): warned about on 258, not on 257.
+printf '[Service]\nExecStart=!!/bin/true\n' > "$d/bangbang.service"
+bangbang() { show_state "$1" "$d/bangbang.service" > /dev/null; grep -q "bangbang.service:2: warning: ExecStart=: the !! prefix is no longer supported" "$TMP/err"; }
+test_expect "258: the !! prefix is warned about and ignored" bangbang 258
+test_expect_fail "257: the !! prefix is still accepted" bangbang 257

@@ -101,7 +101,7 @@ prefix_verbs() { grep "^s" "$TMP/verbs" > "$TMP/want" && comp_is "$TMP/want" s; 
 test_expect "an empty word completes to the verbs" comp_is "$TMP/verbs" ""
 test_expect "a prefix completes to the verbs starting with it" prefix_verbs
 test_expect "a global option's value before the verb is not the verb" comp_is "$TMP/verbs" --root "$TMP" ""
-lines --root= --target= --systemd= --format= --fail-on= --no-color --nearest-model --quiet --help --version > "$TMP/global"
+lines --root= --target= --systemd= --format= --fail-on= --no-color --nearest-model --instance= --quiet --help --version > "$TMP/global"
 test_expect "- before the verb completes to the global options" comp_is "$TMP/global" -
 for v in $verbs; do
         test_expect "$v --: every option of --help, only accepted ones" verb_options "$v"

@@ -10,8 +10,8 @@
 . "$(dirname "$0")/oracle-lib.sh"
 . "$(dirname "$0")/graph-oracle-lib.sh"
 . "$(dirname "$0")/verify-corpus-lib.sh"
-# trixie (257) and forky (262) run with T6021_SUITES="trixie forky": their exceptions are not reviewed yet
-suites=${T6021_SUITES:-bullseye bookworm}
+# all four lab suites; T6021_SUITES="trixie forky" runs some of them
+suites=${T6021_SUITES:-bullseye bookworm trixie forky}
 # shellcheck disable=SC2086
 lab_require $suites
 EXC=$top_srcdir/tests/verify-corpus-exceptions.txt

@@ -22,6 +22,10 @@
 
 corpus_dir() { echo "${LAB_CORPUS:-$LAB_SRV/corpus}/$1"; }
 
+# The instance verify loads a template file as: "i" up to 256, "test_instance" from 257 (its --instance=
+# default, analyze.c@v257); bootrace show and graph do the same.
+corpus_instance() { if [ "$(oracle_version "$1")" -ge 257 ]; then echo test_instance; else echo i; fi; }
+
 corpus_stage() {
         # one python3 pass: a shell loop forked head, tr and cp per file (50 s for 568 files on a loaded machine)
         python3 - "$(corpus_dir "$1")" "$2" <<'PY'
@@ -77,7 +81,7 @@ corpus_batches() { awk '{ print $1 }' "$1/files" | sort -u; }
 corpus_verify_key() {
         local suite=$1
         { cat "$(corpus_dir "$suite")/VERSION" "$LAB_SRV/$suite/var/lib/dpkg/status" "$LAB/lab-oracle.sh" 2> /dev/null
-          declare -f corpus_stage corpus_verify_run corpus_own_edges graph_oracle_dump2tsv; } | sha256sum | cut -c1-16
+          declare -f corpus_stage corpus_instance corpus_verify_run corpus_own_edges graph_oracle_dump2tsv; } | sha256sum | cut -c1-16
 }
 
 # verify's results are cached beside the corpus ($(corpus_dir SUITE)/verify-cache/KEY/sd.*): running the tree's
@@ -112,12 +116,12 @@ corpus_verify_run() {
                 # "/lab/NAME:LINE: message": a warning about that line of that file
                 sed -n 's|^/lab/\([^:/]*:[0-9][0-9]*\): .*|\1|p' "$w/$b.sd.err" >> "$w/sd.warned"
                 # verdicts: a dumped unit is loaded ("Unit Load State"); one that failed says why
-                awk -v dir="$w/$b" '
+                awk -v dir="$w/$b" -v inst="$(corpus_instance "$suite")" '
                         BEGIN { while ((("ls " dir) | getline f) > 0) given[f] = 1 }
                         /^\t-> Unit / { u = $3; sub(/:$/, "", u); next }
                         /^\t\tUnit Load State: / && u != "" { st[u] = $4; next }
                         END { for (f in given) {
-                                u = f; if (u ~ /@\./) sub(/@\./, "@i.", u)
+                                u = f; if (u ~ /@\./) sub(/@\./, "@" inst ".", u)
                                 x = (u in st) ? st[u] : "refused"; print f, x } }' "$w/$b.sd.out" >> "$w/sd.verdicts"
                 # refused ones: the load state from the reason verify logs
                 sed -n 's|^\([^ :]*\): Failed to load configuration: \(.*\)|\1 \2|p' "$w/$b.sd.err" |
@@ -126,20 +130,22 @@ corpus_verify_run() {
                                if (s == "Exec format error") st = "bad-setting"
                                if (s == "No such file or directory") st = "not-found"
                                print $1, st }' >> "$w/$b.sd.refused"
+                # an empty file is a masked unit: verify says so and loads nothing (its load state is masked)
+                sed -n 's|^Unit \([^ ]*\) is masked\.$|\1 masked|p' "$w/$b.sd.err" >> "$w/$b.sd.refused"
         done
         cat "$w"/b*.sd.refused 2> /dev/null | sort -u > "$w/sd.refused" || true
-        awk 'FNR == NR { r[$1] = $2; next }
-             { u = $1; if (u ~ /@\./) sub(/@\./, "@i.", u)
+        awk -v inst="$(corpus_instance "$suite")" 'FNR == NR { r[$1] = $2; next }
+             { u = $1; if (u ~ /@\./) sub(/@\./, "@" inst ".", u)
                if ($2 == "refused") { x = (u in r) ? r[u] : "error"; $2 = x }; print }' "$w/sd.refused" "$w/sd.verdicts" |
                 sort -u > "$w/sd.verdicts.tmp" && mv "$w/sd.verdicts.tmp" "$w/sd.verdicts"
         sort -u -o "$w/sd.warned" "$w/sd.warned"
-        graph_oracle_dump2tsv < "$w/sd.dump" | corpus_own_edges "$w" > "$w/sd.edges"
+        graph_oracle_dump2tsv < "$w/sd.dump" | corpus_own_edges "$w" "$(corpus_instance "$suite")" > "$w/sd.edges"
 }
 
-# Edges of the corpus units only (a dump also shows the tree's units they pulled in).
+# Edges of the corpus units only (a dump also shows the tree's units they pulled in); INSTANCE: corpus_instance.
 corpus_own_edges() {
-        awk -F'\t' -v files="$1/files" '
-                BEGIN { while ((getline l < files) > 0) { split(l, a, " "); u = a[2]; sub(/@\./, "@i.", u); own[u] = 1 } }
+        awk -F'\t' -v files="$1/files" -v inst="$2" '
+                BEGIN { while ((getline l < files) > 0) { split(l, a, " "); u = a[2]; sub(/@\./, "@" inst ".", u); own[u] = 1 } }
                 $1 in own' | sort -u
 }
 
@@ -150,25 +156,35 @@ corpus_bootrace() {
         for b in $(corpus_batches "$w"); do
                 ( cd "$w/$b" && bootrace show --systemd="$ver" --root="$LAB_SRV/$suite" ./* ) \
                         > "$w/$b.br.out" 2> "$w/$b.br.err" || true
-                sed -n 's#^[^ ]*/\([^:/]*:[0-9][0-9]*\): \(warning\|error\): .*#\1#p' \
-                        "$w/$b.br.err" >> "$w/br.warned"
+                # a unit-level refusal names its line for the reader, but systemd logs it without one: not a
+                # warned line
+                grep -v -e 'Refusing (load state' -e 'no unit name can be made from the path' "$w/$b.br.err" |
+                        sed -n 's#^[^ ]*/\([^:/]*:[0-9][0-9]*\): \(warning\|error\): .*#\1#p' >> "$w/br.warned"
                 awk '/^# / { u = $2; next } /^LoadState: / && u != "" { print u, $2; u = "" }' "$w/$b.br.out" |
-                        awk -v dir="$w/$b" '
-                                BEGIN { while ((("ls " dir) | getline f) > 0) { u = f; sub(/@\./, "@i.", u); name[u] = f } }
+                        awk -v dir="$w/$b" -v inst="$(corpus_instance "$suite")" '
+                                BEGIN { while ((("ls " dir) | getline f) > 0) { u = f; sub(/@\./, "@" inst ".", u); name[u] = f } }
                                 { x = ($1 in name) ? name[$1] : $1; print x, $2 }' >> "$w/br.verdicts"
                 ( cd "$w/$b" && bootrace graph --offline --systemd="$ver" --root="$LAB_SRV/$suite" ./* ) \
                         >> "$w/br.graph" 2> /dev/null || true
         done
         sort -u -o "$w/br.verdicts" "$w/br.verdicts"
         sort -u -o "$w/br.warned" "$w/br.warned"
-        graph_oracle_br2tsv < "$w/br.graph" | corpus_own_edges "$w" > "$w/br.edges"
+        graph_oracle_br2tsv < "$w/br.graph" | corpus_own_edges "$w" "$(corpus_instance "$suite")" > "$w/br.edges"
+}
+
+# "NAME STATE[,STATE...]" per name, sorted: the states a verdicts file gives a name.
+corpus_state_sets() {
+        sort -u "$1" | awk '{ s[$1] = ($1 in s) ? s[$1] "," $2 : $2 } END { for (n in s) print n, s[n] }' | sort
 }
 
 corpus_compare() {
         local suite=$1 w=$2 exc=$3 ver
         ver=$(oracle_version "$suite")
         {
-                join -a1 -a2 -e none -o 0,1.2,2.2 <(sort "$w/sd.verdicts") <(sort "$w/br.verdicts") |
+                # a name staged in several batches (test-fstab-generator's sysroot.mount) has the set of its
+                # states on each side
+                join -a1 -a2 -e none -o 0,1.2,2.2 <(corpus_state_sets "$w/sd.verdicts") \
+                        <(corpus_state_sets "$w/br.verdicts") |
                         awk '$2 != $3 { print "verdict " $1 " systemd=" $2 " bootrace=" $3 }'
                 comm -23 "$w/sd.warned" "$w/br.warned" | sed 's/^/warned /; s/$/ only-systemd/'
                 comm -13 "$w/sd.warned" "$w/br.warned" | sed 's/^/warned /; s/$/ only-bootrace/'
@@ -188,18 +204,19 @@ corpus_compare() {
                         return s ~ ("^" r "$") }' excused="$w/excused" "$exc" "$w/diff.all" > "$w/diff"
 }
 
-# Agreement line for the report: files, verdicts, warned lines, refusals, edges.
+# Agreement line for the report: files, verdicts (distinct name and state pairs), warned lines, refusals, edges.
 corpus_summary() {
-        local suite=$1 w=$2 ver files vagree warned_sd warned_both ref_sd ref_both e_sd e_both
+        local suite=$1 w=$2 ver files vtotal vagree warned_sd warned_both ref_sd ref_both e_sd e_both
         ver=$(oracle_version "$suite")
         files=$(wc -l < "$w/files")
-        vagree=$(join <(sort "$w/sd.verdicts") <(sort "$w/br.verdicts") | awk '$2 == $3' | wc -l)
+        vtotal=$(sort -u "$w/sd.verdicts" | wc -l)
+        vagree=$(comm -12 <(sort -u "$w/sd.verdicts") <(sort -u "$w/br.verdicts") | wc -l)
         warned_sd=$(wc -l < "$w/sd.warned"); warned_both=$(comm -12 "$w/sd.warned" "$w/br.warned" | wc -l)
         ref_sd=$(awk '$2 != "loaded"' "$w/sd.verdicts" | wc -l)
-        ref_both=$(join <(sort "$w/sd.verdicts") <(sort "$w/br.verdicts") | awk '$2 != "loaded" && $2 == $3' | wc -l)
+        ref_both=$(comm -12 <(sort -u "$w/sd.verdicts") <(sort -u "$w/br.verdicts") | awk '$2 != "loaded"' | wc -l)
         e_sd=$(wc -l < "$w/sd.edges")
         e_both=$(graph_oracle_compare "$w/sd.edges" "$w/br.edges" | awk -F'\t' '$1 == "agree" { a += $3 } END { print a + 0 }')
         printf '# %-8s systemd %s: %d files, verdicts %d/%d, warned lines %d/%d, refusals %d/%d, edges %d/%d, %d excused\n' \
-                "$suite" "$ver" "$files" "$vagree" "$files" "$warned_both" "$warned_sd" "$ref_both" "$ref_sd" \
+                "$suite" "$ver" "$files" "$vagree" "$vtotal" "$warned_both" "$warned_sd" "$ref_both" "$ref_sd" \
                 "$e_both" "$e_sd" "$(wc -l < "$w/excused" 2> /dev/null || echo 0)"
 }

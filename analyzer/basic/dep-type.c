@@ -18,6 +18,8 @@ static const char * const dep_type_table[_DEP_TYPE_MAX] = {
         [DEP_RELOAD_PROPAGATED_FROM] = "ReloadPropagatedFrom",
         [DEP_JOINS_NAMESPACE_OF] = "JoinsNamespaceOf",
         [DEP_TRIGGERED_BY] = "TriggeredBy",
+        [DEP_PROPAGATES_STOP_TO] = "PropagatesStopTo",
+        [DEP_STOP_PROPAGATED_FROM] = "StopPropagatedFrom",
 };
 
 static const char * const sd_origin_table[_SD_ORIGIN_MAX] = {

@@ -23,6 +23,8 @@ typedef enum DepType {
         DEP_RELOAD_PROPAGATED_FROM,
         DEP_JOINS_NAMESPACE_OF,
         DEP_TRIGGERED_BY, /* the reverse of Triggers; a service's Sockets= adds it in the file's name */
+        DEP_PROPAGATES_STOP_TO, /* v249 */
+        DEP_STOP_PROPAGATED_FROM,
         _DEP_TYPE_MAX,
         _DEP_TYPE_INVALID = -EINVAL,
 } DepType;

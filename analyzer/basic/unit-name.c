@@ -442,13 +442,13 @@ int unit_name_mounts_of_path(const char *path, char ***ret) {
         return 0;
 }
 
-int unit_name_file_instance(char **name) {
+int unit_name_file_instance(char **name, const char *instance) {
         char *i = NULL;
         int r;
 
         if (!unit_name_is_valid(*name, UNIT_NAME_TEMPLATE))
                 return 0;
-        r = unit_name_replace_instance(*name, "i", &i);
+        r = unit_name_replace_instance(*name, instance, &i);
         if (r < 0)
                 return r;
         free(*name);

@@ -81,6 +81,7 @@ int unit_name_mounts_of_path(const char *path, char ***ret);
 int unit_name_split_file_path(const char *path, char **ret_dir, char **ret_name);
 
 /* The unit a file named *name is loaded as when it is given as a file: a template (NAME@.service) becomes its
- * instance NAME@i.service, as systemd-analyze verify does (analyze-verify.c@v235..v261), since a template is not
- * a unit; other names stay. Returns 0 (*name replaced when it changed) or -ENOMEM. */
-int unit_name_file_instance(char **name);
+ * instance NAME@INSTANCE.service, as systemd-analyze verify does (analyze-verify.c@v235..v261: "i" up to 256,
+ * "test_instance" or its --instance= from 257), since a template is not a unit; other names stay. Returns 0
+ * (*name replaced when it changed), -EINVAL (not a valid instance) or -ENOMEM. */
+int unit_name_file_instance(char **name, const char *instance);

@@ -106,17 +106,23 @@ int unit_settings_classify(const Unit *u, const Rules *rules, unsigned v, Settin
                 if (fs_ok && info[i]->type == VALUE_EXEC && !isempty(s->value)) {
                         ExecCommand *c = NULL;
                         size_t n = 0;
-                        bool relaxed = false;
+                        bool relaxed = false, bangbang = false;
 
                         if (exec_command_parse(s->value, &fs, &c, &n, NULL) == -ENOMEM)
                                 return -ENOMEM;
-                        for (size_t k = 0; k < n; k++)
+                        for (size_t k = 0; k < n; k++) {
                                 relaxed = relaxed || c[k].unknown_escape;
+                                bangbang = bangbang || c[k].bangbang_ignored;
+                        }
                         exec_command_list_free(c, n);
                         if (relaxed)
                                 (void) diag_add(diags, DIAG_WARNING, file, s->line,
                                                 "%s=: unknown escape sequences, kept as written (backslash and all)",
                                                 s->key);
+                        if (bangbang)
+                                (void) diag_add(diags, DIAG_WARNING, file, s->line,
+                                                "%s=: the !! prefix is no longer supported by systemd %u and is "
+                                                "ignored (as if neither ! were there); remove it", s->key, v);
                 }
                 if (rules_key_warning(info[i], v))
                         (void) diag_add(diags, DIAG_WARNING, file, s->line, "%s=: %s", s->key,

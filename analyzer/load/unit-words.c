@@ -301,7 +301,7 @@ static bool path_is_valid(const char *p) {
 }
 
 /* The prefix characters a version accepts (knowledge/unit-syntax.md §4; rules/features.xml exec-prefix-*). */
-static const char *exec_prefixes(const char *f, const FeatureSet *fs, ExecFlags *flags) {
+static const char *exec_prefixes(const char *f, const FeatureSet *fs, ExecFlags *flags, bool *bangbang_ignored) {
         const ExecFlags exclusive = EXEC_PRIVILEGED | EXEC_NO_SETUID | EXEC_AMBIENT;
 
         for (;; f++) {
@@ -317,7 +317,9 @@ static const char *exec_prefixes(const char *f, const FeatureSet *fs, ExecFlags 
                         *flags |= EXEC_NO_SETUID;
                 else if (*f == '!' && feature_enabled(fs, FEATURE_EXEC_PREFIX_BANG) && !(*flags & (EXEC_PRIVILEGED | EXEC_AMBIENT))) {
                         *flags &= ~EXEC_NO_SETUID;
-                        *flags |= EXEC_AMBIENT;
+                        *flags |= EXEC_AMBIENT; /* from 258 only a guard against more prefixes, as its ambient_hack */
+                        if (feature_enabled(fs, FEATURE_EXEC_PREFIX_BANGBANG_IGNORED))
+                                *bangbang_ignored = true;
                 } else if (*f == '|' && feature_enabled(fs, FEATURE_EXEC_PREFIX_PIPE) && !(*flags & EXEC_VIA_SHELL))
                         *flags |= EXEC_VIA_SHELL;
                 else
@@ -361,7 +363,7 @@ static int exec_one(const char **p, const FeatureSet *fs, ExecCommand *ret, cons
         size_t n = 0, allocated = 0;
         ExecFlags flags = 0;
         const char *f;
-        bool ignore, relaxed = false;
+        bool ignore, relaxed = false, bangbang = false;
         int r;
 
         /* A lone ";" where a command would start is skipped. */
@@ -381,7 +383,7 @@ static int exec_one(const char **p, const FeatureSet *fs, ExecCommand *ret, cons
                 first = mfree(first);
         }
 
-        f = exec_prefixes(first, fs, &flags);
+        f = exec_prefixes(first, fs, &flags, &bangbang);
         ignore = flags & EXEC_IGNORE_FAILURE;
 
 #define FAIL(msg)                                                       \
@@ -451,6 +453,7 @@ static int exec_one(const char **p, const FeatureSet *fs, ExecCommand *ret, cons
                 .path = TAKE_PTR(path),
                 .argv = TAKE_PTR(argv),
                 .unknown_escape = relaxed,
+                .bangbang_ignored = bangbang,
         };
         return 1;
 }

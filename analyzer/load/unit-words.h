@@ -41,6 +41,7 @@ typedef struct ExecCommand {
         char *path;  /* the executable after prefixes, unquoting and C unescaping; an absolute path simplified */
         char **argv; /* argv[0] is path, or the separate argv0 with '@' */
         bool unknown_escape; /* an unknown escape was kept as written (systemd: "Ignoring unknown escape sequences") */
+        bool bangbang_ignored; /* '!!' given where systemd ignores it (v258: "The !! modifier ... is now ignored") */
 } ExecCommand;
 
 void exec_command_list_free(ExecCommand *l, size_t n);

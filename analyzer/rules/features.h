@@ -38,6 +38,7 @@
         X(EXEC_PREFIX_BANG, "exec-prefix-bang")                                                                 \
         X(EXEC_PREFIX_COLON, "exec-prefix-colon")                                                               \
         X(EXEC_PREFIX_PIPE, "exec-prefix-pipe")                                                                 \
+        X(EXEC_PREFIX_BANGBANG_IGNORED, "exec-prefix-bangbang-ignored")                                                                 \
         X(EXEC_RELATIVE, "exec-relative")                                                                       \
         X(EXEC_UNKNOWN_ESCAPE_RELAXED, "exec-unknown-escape-relaxed")                                           \
         /* specifiers (§5): a letter known in values, and allowed in unit names */                             \
@@ -79,6 +80,12 @@
         X(SUCCESS_ACTION_WITHOUT_EXEC, "success-action-without-exec")                                          \
         X(DYNAMIC_USER_PRIVATE_TMP, "dynamic-user-private-tmp")                                                 \
         X(EXEC_DIRECTORIES, "exec-directories")                                                                 \
+        X(REFUSAL_BAD_SETTING, "refusal-bad-setting")                                                           \
+        X(MOUNT_WHERE_MATCHES_NAME, "mount-where-matches-name")                                                 \
+        X(MOUNT_WHAT_REQUIRED, "mount-what-required")                                                           \
+        X(AUTOMOUNT_WHERE_MATCHES_NAME, "automount-where-matches-name")                                         \
+        X(SWAP_WHAT_MATCHES_NAME, "swap-what-matches-name")                                                     \
+        X(VERIFY_INSTANCE_TEST_INSTANCE, "verify-instance-test-instance")                                       \
         /* the model's machinery (implicit-deps.md §5) */                                                      \
         X(MOUNTS_FOR_LOAD, "mounts-for-load")                                                                   \
         X(MOUNTINFO_REFERENCE_STUBS, "mountinfo-reference-stubs")                                               \

@@ -535,8 +535,15 @@ static bool user_group_ok(const char *s) {
         return true;
 }
 
+/* As path_simplify_and_warn() (src/basic/path-util.c@v247, src/shared/parse-helpers.c@v257): absolute, and
+ * normalized once "//" and "." components are dropped ("/tmp///./x/." is /tmp/x); ".." stays wrong. */
 static bool abs_path_ok(const char *s) {
-        return path_is_absolute(s) && path_is_normalized(s);
+        _cleanup_(freep) char *simple = NULL;
+
+        if (!path_is_absolute(s))
+                return false;
+        simple = path_simplify_dup(s);
+        return simple && path_is_normalized(simple);
 }
 
 static bool ifname_ok(const KeyInfo *k, const char *s, unsigned v) {

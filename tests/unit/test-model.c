@@ -126,6 +126,11 @@ static void setup(void) {
         write_unit("cal.timer", "[Timer]\nOnCalendar=daily\nPersistent=yes\n");
         write_unit("cal.service", "[Service]\nExecStart=/bin/true\n");
         write_unit("srv-data.mount", "[Mount]\nWhat=/dev/sdb1\nWhere=/srv/data\nOptions=nofail\n");
+        write_unit("dev-sdc2.swap", "[Swap]\nWhat=/dev/sdc2\nOptions=x-initrd.mount\n");
+        write_unit("swapfile.swap", "[Swap]\nWhat=/swapfile\n");
+        write_unit("bound.mount", "[Mount]\nWhat=/dev/sdd1\nWhere=/bound\nOptions=x-systemd.device-bound\n");
+        write_unit("stop.service", "[Unit]\nPropagatesStopTo=cal.service\nStopPropagatedFrom=state.service\n"
+                                   "[Service]\nExecStart=/bin/true\n");
         write_unit("flush.service", "[Unit]\nDefaultDependencies=no\nRequiresMountsFor=/var/log/journal\n"
                                     "[Service]\nExecStart=/bin/true\n");
         run_or_bail("the local-fs.target.wants link",
@@ -213,6 +218,40 @@ static void test_mounts(void) {
         EDGE(240, "srv-data.mount", DEP_BEFORE, "local-fs.target", "240 regressed on nofail");
         EDGE(252, "srv-data.mount", DEP_REQUIRES, "dev-sdb1.device", "mount requires its device");
         EDGE(252, "srv-data.mount", DEP_AFTER, "blockdev@dev-sdb1.target", "245+: blockdev target");
+        /* mount_propagate_stop(): a mount from a file is stopped with its device from 249 */
+        tap_ok(has_rule(249, "srv-data.mount", DEP_STOP_PROPAGATED_FROM, "dev-sdb1.device", "mount-device-stop"),
+               "249: StopPropagatedFrom= its device");
+        NO_EDGE(248, "srv-data.mount", DEP_STOP_PROPAGATED_FROM, "dev-sdb1.device", "248: no stop propagation");
+        NO_EDGE(252, "bound.mount", DEP_STOP_PROPAGATED_FROM, "dev-sdd1.device", "bound to its device: none");
+        /* from 252 the device dependencies are labelled origin-mount-file (87c734eedd) */
+        tap_ok(edge(252, "srv-data.mount", DEP_REQUIRES, "dev-sdb1.device") &&
+               edge(252, "srv-data.mount", DEP_REQUIRES, "dev-sdb1.device")->sd == SD_ORIGIN_MOUNT_FILE,
+               "252: Requires= device is origin-mount-file");
+        tap_ok(edge(251, "srv-data.mount", DEP_REQUIRES, "dev-sdb1.device") &&
+               edge(251, "srv-data.mount", DEP_REQUIRES, "dev-sdb1.device")->sd == SD_ORIGIN_FILE,
+               "251: origin-file");
+        /* PropagatesStopTo=, StopPropagatedFrom= from a file (249) */
+        EDGE(252, "stop.service", DEP_PROPAGATES_STOP_TO, "cal.service", "PropagatesStopTo= from the file");
+        EDGE(252, "stop.service", DEP_STOP_PROPAGATED_FROM, "state.service", "StopPropagatedFrom= from the file");
+        NO_EDGE(248, "stop.service", DEP_PROPAGATES_STOP_TO, "cal.service", "248 does not know PropagatesStopTo=");
+}
+
+/* swaps (swap_add_extras(), swap_add_device_dependencies()): the device bound to up to 244, required from 245;
+ * What= always a mounts-for path; system.slice whatever the options */
+static void test_swaps(void) {
+        tap_ok(has_rule(244, "dev-sdc2.swap", DEP_BINDS_TO, "dev-sdc2.device", "swap-device"), "244: BindsTo= device");
+        NO_EDGE(244, "dev-sdc2.swap", DEP_REQUIRES, "dev-sdc2.device", "244: no Requires= device");
+        tap_ok(has_rule(245, "dev-sdc2.swap", DEP_REQUIRES, "dev-sdc2.device", "swap-device-requires"),
+               "245: Requires= device");
+        NO_EDGE(252, "dev-sdc2.swap", DEP_BINDS_TO, "dev-sdc2.device", "252: no BindsTo= device");
+        EDGE(252, "dev-sdc2.swap", DEP_AFTER, "blockdev@dev-sdc2.target", "245+: blockdev target");
+        NO_EDGE(244, "dev-sdc2.swap", DEP_AFTER, "blockdev@dev-sdc2.target", "244: no blockdev target");
+        EDGE(252, "dev-sdc2.swap", DEP_AFTER, "-.mount", "a device's What= is a mounts-for path too");
+        tap_ok(has_rule(252, "dev-sdc2.swap", DEP_REQUIRES, "system.slice", "slice-system"),
+               "x-initrd.mount swap: still system.slice");
+        tap_ok(has_rule(252, "swapfile.swap", DEP_AFTER, "systemd-remount-fs.service", "swap-file-remount"),
+               "swap file: after systemd-remount-fs.service");
+        NO_EDGE(252, "dev-sdc2.swap", DEP_AFTER, "systemd-remount-fs.service", "device swap: no remount-fs");
 }
 
 static void test_perpetual_units(void) {
@@ -266,7 +305,7 @@ static void test_mount_table(void) {
         no_tmp_mount = true;
         o = edge(252, "tmp.mount", DEP_AFTER, "swap.target");
         tap_ok(o != NULL, "a tmpfs known from the mount table is ordered after swap.target");
-        TAP_STREQ(o ? o->rule : NULL, "mount-default-tmpfs-swap", "by rule mount-default-tmpfs-swap");
+        TAP_STREQ(o ? o->rule : NULL, "mount-default-tmpfs-swap-mount-file", "by rule mount-default-tmpfs-swap(-mount-file from 252)");
         NO_EDGE(252, "srv-x.mount", DEP_AFTER, "swap.target", "an ext4 one is not");
         EDGE(252, "tmp.mount", DEP_REQUIRES, "system.slice",
              "tmp.mount (the first line with default dependencies) is loaded in full: Requires=system.slice");
@@ -370,6 +409,7 @@ int main(void) {
         test_default_dependencies();
         test_timers();
         test_mounts();
+        test_swaps();
         test_perpetual_units();
         test_mount_table();
         test_broken_rule();
