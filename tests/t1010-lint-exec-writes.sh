@@ -210,16 +210,23 @@ test_expect "238, /var/lib/st there: nothing written before exec (30c81ce2ce)" c
         --root="$TMP/xroot" --systemd=238 "$TMP/x/st.service"
 # DynamicUser='s private directory is chmod()ed every time up to 241 (a write of the model); its implied
 # PrivateTmp= orders such a unit after systemd-tmpfiles-setup.service anyway, so the table shows it
-test_expect "the table has one row per write of exec-writes.xml" sh -c '
-        [ "$(grep -c "<write " "$1/exec-writes.xml")" = "$(python3 "$0" "$1" | grep -cE "^\| [a-z0-9-]+ \| [^|]+ \| (pid1|child) \|")" ]' \
-        "$top_srcdir/tools/exec-writes-table" "$BOOTRACE_RULES_DIR"
-test_expect "241: the table has DynamicUser's chmod of private/NAME, not StateDirectory='s" sh -c '
-        table=$(python3 "$0" --systemd=241 "$1") &&
-        echo "$table" | grep -q "^| dynamic-user-private-state-chmod | 235-241 |" &&
-        ! echo "$table" | grep -q "^| state-directory-chmod "' "$top_srcdir/tools/exec-writes-table" "$BOOTRACE_RULES_DIR"
-test_expect "237: StateDirectory='s chmod of an existing directory, with its source at v237" sh -c '
-        python3 "$0" --systemd=237 "$1" | grep "^| state-directory-chmod | 235-237 |" | grep -q "execute.c@v235..v237"' \
-        "$top_srcdir/tools/exec-writes-table" "$BOOTRACE_RULES_DIR"
+# tools/exec-writes-table is python3 (a Debian build without it skips these; CI has it)
+if command -v python3 > /dev/null || [ "${CI:-}" = true ]; then
+        test_expect "the table has one row per write of exec-writes.xml" sh -c '
+                [ "$(grep -c "<write " "$1/exec-writes.xml")" = "$(python3 "$0" "$1" | grep -cE "^\| [a-z0-9-]+ \| [^|]+ \| (pid1|child) \|")" ]' \
+                "$top_srcdir/tools/exec-writes-table" "$BOOTRACE_RULES_DIR"
+        test_expect "241: the table has DynamicUser's chmod of private/NAME, not StateDirectory='s" sh -c '
+                table=$(python3 "$0" --systemd=241 "$1") &&
+                echo "$table" | grep -q "^| dynamic-user-private-state-chmod | 235-241 |" &&
+                ! echo "$table" | grep -q "^| state-directory-chmod "' "$top_srcdir/tools/exec-writes-table" "$BOOTRACE_RULES_DIR"
+        test_expect "237: StateDirectory='s chmod of an existing directory, with its source at v237" sh -c '
+                python3 "$0" --systemd=237 "$1" | grep "^| state-directory-chmod | 235-237 |" | grep -q "execute.c@v235..v237"' \
+                "$top_srcdir/tools/exec-writes-table" "$BOOTRACE_RULES_DIR"
+else
+        for t in "the table has one row per write" "241: the table's chmod rows" "237: the table's StateDirectory= chmod"; do
+                test_skip "$t" "python3 not installed (tools/exec-writes-table)"
+        done
+fi
 
 # no false positives: upstream's early units of each era, on every version of the era
 early=$FIXTURES/exec-writes/early
