@@ -18,6 +18,7 @@ static void help(void) {
                "  --fail-on=LEVEL     exit 1 for findings at or above error, warning or info\n"
                "  --no-color          no colour (also: NO_COLOR set, or stdout not a terminal)\n"
                "  --nearest-model     judge a version outside the modelled range with the nearest model\n"
+               "  --instance=NAME     the instance show and graph load a template file as (default: verify's)\n"
                "  -q, --quiet         print less\n"
                "  -h, --help          this help; 'bootrace help VERB' or 'bootrace VERB --help' for a verb's\n"
                "                      options\n"

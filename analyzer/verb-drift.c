@@ -252,7 +252,7 @@ int verb_drift(int argc, char *argv[], Context *ctx) {
         _cleanup_(model_facts_done) ModelFacts facts = {};
         _cleanup_(model_freep) Model *model = NULL;
         _cleanup_(drift_done) Drift d = {};
-        const char *rootdir = ctx->root ?: "/";
+        const char *rootdir;
         VersionChoice vc = {};
         int r, optind_;
 
@@ -265,6 +265,7 @@ int verb_drift(int argc, char *argv[], Context *ctx) {
                 log_error("drift: give --host or --machine, not both");
                 return EXIT_ERROR;
         }
+        rootdir = ctx->root ?: "/"; /* after cli_parse(): --root may follow the verb */
         r = root_open(rootdir, &root);
         if (r < 0)
                 return log_error_errno(r, "drift: --root=%s", rootdir), EXIT_ERROR;

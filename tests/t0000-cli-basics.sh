@@ -41,6 +41,11 @@ test_expect "bad --systemd value is a usage error naming it" usage_error "--syst
 test_expect "bad --format value is a usage error naming it" usage_error "--format=yaml" \
         bootrace show --format=yaml x.service
 test_expect "verb --help exits 0" bootrace show --help
+# a global option after the verb counts as before it, also for drift (whose root was read before its options once)
+test_expect "drift --root=MISSING after the verb: the root is named, before any bus" usage_error \
+        "drift: --root=$TMP/no-such-root" bootrace drift --root="$TMP/no-such-root"
+test_expect "... and before the verb" usage_error "drift: --root=$TMP/no-such-root" \
+        bootrace --root "$TMP/no-such-root" drift
 if [ -f "$(dirname "$BOOTRACE_BIN")/rules/targets.xml" ]; then
         test_expect "an uninstalled bootrace finds the rules beside it" \
                 env -u BOOTRACE_RULES_DIR "$BOOTRACE" explain private-tmp-before-remount

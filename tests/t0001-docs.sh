@@ -10,10 +10,20 @@ for verb in $("$BOOTRACE" --help | awk '/^Verbs:/{v=1; next} v && /^  [a-z]/{pri
         test_expect "bootrace(1)'s EXAMPLES use the $verb verb" sh -c '
                 sed -n "/^# EXAMPLES/,/^# /p" "$1" | grep -q "^    bootrace $2 "' - "$man1" "$verb"
 done
+# the global options from cli.c's table (and -V, which main.c takes before it): each in bootrace(1) and --help
+globals=$(sed -n '/^static const struct option global_options\[\] = {/,/^};/s/^ *{ "\([a-z-]*\)".*/\1/p' \
+        "$top_srcdir/analyzer/cli.c")
+test_expect "cli.c's table of global options is read (root, instance among them)" sh -c '
+        echo "$0" | grep -qx root && echo "$0" | grep -qx instance' "$globals"
 test_expect "bootrace(1) documents every global option" sh -c '
-        for o in root target systemd format fail-on no-color quiet help version; do
+        for o in $1 version; do
                 grep -q -- "\*--$o\*" "$0" || { echo "missing --$o"; exit 1; }
-        done' "$man1"
+        done' "$man1" "$globals"
+test_expect "bootrace --help lists every global option" sh -c '
+        help=$("$BOOTRACE" --help) || exit 1
+        for o in $0 version; do
+                echo "$help" | grep -q -- "--$o\b" || { echo "missing --$o"; exit 1; }
+        done' "$globals"
 test_expect "bootrace(1) documents every BOOTRACE_ variable the code reads" sh -c '
         for v in $(grep -oh "getenv(\"BOOTRACE_[A-Z_]*\")" "$0"/analyzer/*.c "$0"/analyzer/*/*.c | sed "s/getenv(\"//; s/\")//" | sort -u); do
                 grep -q "^\*$v\*" "$0/man/bootrace.1.scd" || { echo "missing $v"; exit 1; }
