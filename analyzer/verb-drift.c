@@ -158,12 +158,10 @@ static int load_live(const LiveArgs *a, char **units, sd_bus **ret_bus, LiveSyst
         char tbuf[256], ebuf[512];
         int r;
 
-        r = bus_open_target(&t, ret_bus);
+        r = live_connect(a->host, a->machine, NULL, "drift", ret_bus, ret);
         if (r < 0)
-                return log_error_errno(r, "drift: cannot connect to %s", bus_target_describe(&t, tbuf));
-        r = live_load_manager(*ret_bus, NULL, ret, &error);
-        if (r >= 0)
-                r = live_load_all(*ret_bus, NULL, *ret, diags, &error);
+                return r;
+        r = live_load_all(*ret_bus, NULL, *ret, diags, &error);
         if (r >= 0 && units)
                 r = live_load_units(*ret_bus, NULL, *ret, units, diags, &error);
         if (r < 0) {

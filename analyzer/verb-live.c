@@ -72,14 +72,15 @@ static void report_stats(const LiveSystem *s) {
 }
 
 /* Connects and reads the manager. Returns 0 or -errno after printing the error. */
-static int connect_live(const LiveArgs *a, const char *verb, sd_bus **ret_bus, LiveSystem **ret) {
+int live_connect(const char *host, const char *machine, const LiveOptions *opts, const char *verb, sd_bus **ret_bus,
+                 LiveSystem **ret) {
         _cleanup_(sd_bus_flush_close_unrefp) sd_bus *bus = NULL;
         _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
-        BusTarget t = { .host = a->host, .machine = a->machine };
+        BusTarget t = { .host = host, .machine = machine };
         char tbuf[256], ebuf[512];
         int r;
 
-        if (a->host && a->machine) {
+        if (host && machine) {
                 log_error("%s: give --host or --machine, not both", verb);
                 return -EINVAL;
         }
@@ -88,7 +89,7 @@ static int connect_live(const LiveArgs *a, const char *verb, sd_bus **ret_bus, L
                 log_error_errno(r, "%s: cannot connect to %s", verb, bus_target_describe(&t, tbuf));
                 return r;
         }
-        r = live_load_manager(bus, NULL, ret, &error);
+        r = live_load_manager(bus, opts, ret, &error);
         if (r < 0) {
                 log_error("%s: cannot talk to systemd on %s: %s", verb, bus_target_describe(&t, tbuf),
                           bus_error_describe(&error, r, ebuf));
@@ -129,7 +130,7 @@ int verb_show_live(const LiveArgs *a, char **units, size_t n, Context *ctx) {
                 if (strv_extend(&names, units[i]) < 0)
                         return log_error("out of memory"), EXIT_ERROR;
         }
-        if (connect_live(a, "show", &bus, &s) < 0)
+        if (live_connect(a->host, a->machine, NULL, "show", &bus, &s) < 0)
                 return EXIT_ERROR;
         r = live_load_units(bus, NULL, s, names, &diags, &error);
         if (r < 0) {
@@ -175,7 +176,7 @@ int verb_graph_live(const LiveArgs *a, char **units, size_t n, Context *ctx) {
 
         if (cli_check_format(ctx, "graph", formats) < 0)
                 return EXIT_ERROR;
-        if (connect_live(a, "graph", &bus, &s) < 0)
+        if (live_connect(a->host, a->machine, NULL, "graph", &bus, &s) < 0)
                 return EXIT_ERROR;
         r = live_load_all(bus, NULL, s, &diags, &error);
         if (r >= 0 && n > 0)
@@ -206,7 +207,7 @@ int verb_chain_live(const LiveArgs *a, const char *unit, Context *ctx) {
 
         if (cli_check_format(ctx, "chain", formats) < 0)
                 return EXIT_ERROR;
-        if (connect_live(a, "chain", &bus, &s) < 0)
+        if (live_connect(a->host, a->machine, NULL, "chain", &bus, &s) < 0)
                 return EXIT_ERROR;
         if (s->manager.finish_usec == 0) {
                 log_error("chain: bootup is not yet finished (org.freedesktop.systemd1.Manager."

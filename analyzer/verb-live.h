@@ -3,11 +3,13 @@
 
 /* The live variants of show, graph and chain: what a running systemd holds, over sd-bus. The verbs' own
  * files take these options (LIVE_OPTIONS, short "H:M:") and hand over to the functions here, which connect,
- * load, print and report their errors once, returning an exit status. */
+ * load, print and report their errors once, returning an exit status. live_connect() is the one connection of
+ * every verb that talks to PID 1 (probe and drift too). */
 
 #include <getopt.h>
 
 #include "cli.h"
+#include "live/live.h"
 
 enum {
         ARG_LIVE = ARG_VERB_BASE + 0x80, /* clear of every verb's own ids */
@@ -36,6 +38,10 @@ int live_args_handle(LiveArgs *a, int c, const char *arg);
 void live_args_done(LiveArgs *a);
 /* Was any live option given? */
 bool live_args_wanted(const LiveArgs *a);
+/* The bus of host or machine (at most one; neither: this system) and its manager, read with opts (may be NULL);
+ * errors are printed with verb in front. Returns 0, or a negative errno after printing an error. */
+int live_connect(const char *host, const char *machine, const LiveOptions *opts, const char *verb, sd_bus **ret_bus,
+                 LiveSystem **ret);
 
 /* show --live UNIT...: what PID 1 has for each unit. */
 int verb_show_live(const LiveArgs *a, char **units, size_t n, Context *ctx);

@@ -19,6 +19,7 @@
 #include "load/version.h"
 #include "report/json-header.h"
 #include "rules/rules.h"
+#include "verb-live.h"
 #include "verbs.h"
 
 enum {
@@ -412,28 +413,6 @@ static int probe_command(const Context *ctx, char **args, int n, char ***ret) {
         return 0;
 }
 
-/* The bus of --host, --machine or this system, and its manager. Returns 0, or a negative errno after printing an
- * error. */
-static int probe_connect(const ProbeArgs *a, sd_bus **ret_bus, LiveSystem **ret_mgr) {
-        _cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
-        BusTarget target = { .host = a->host, .machine = a->machine };
-        char tbuf[256], ebuf[512];
-        int r;
-
-        r = bus_open_target(&target, ret_bus);
-        if (r < 0)
-                return log_error_errno(r, "probe: cannot connect to %s", bus_target_describe(&target, tbuf));
-        r = live_load_manager(
-                *ret_bus, &(LiveOptions){ .deadline = deadline_after(MIN(a->timeout, 10 * USEC_PER_SEC)) }, ret_mgr,
-                &error);
-        if (r < 0) {
-                log_error("probe: cannot talk to systemd on %s: %s", bus_target_describe(&target, tbuf),
-                          bus_error_describe(&error, r, ebuf));
-                return r;
-        }
-        return 0;
-}
-
 /* --like's settings (read for the version asked for, or the running one's), then -p's. Returns 0, or a negative
  * errno after printing an error. */
 static int probe_props(const Context *ctx, const ProbeArgs *a, const LiveSystem *mgr, TransientProps *props,
@@ -553,7 +532,9 @@ int verb_probe(int argc, char *argv[], Context *ctx) {
                 log_error("probe: give --host or --machine, not both");
                 return EXIT_ERROR;
         }
-        if (probe_command(ctx, argv + optind_, argc - optind_, &cmd) < 0 || probe_connect(&a, &bus, &mgr) < 0 ||
+        if (probe_command(ctx, argv + optind_, argc - optind_, &cmd) < 0 || live_connect(a.host, a.machine,
+                         &(LiveOptions){ .deadline = deadline_after(MIN(a.timeout, 10 * USEC_PER_SEC)) }, "probe",
+                         &bus, &mgr) < 0 ||
             probe_props(ctx, &a, mgr, &props, &not_applied, &fragment) < 0 ||
             probe_frame(&a, cmd, &props, &unit) < 0 || probe_run(bus, unit, &props, a.timeout, &res) < 0)
                 return EXIT_ERROR;
