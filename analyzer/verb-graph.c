@@ -760,10 +760,7 @@ static int graph_model_new(const GraphArgs *a, const Inputs *in, char **extra, c
         int r;
 
         if (a->cycles) {
-                FeatureSet fs;
-                r = rules_feature_set(in->rules, in->vc.version, &fs);
-                if (r >= 0)
-                        r = lint_generate(in->root, &fs, generated, diags);
+                r = lint_generate(in->root, &in->features, generated, diags); /* in has the version's facts */
                 if (r < 0)
                         return log_error_errno(r, "cannot write the generated units");
         }
