@@ -153,6 +153,24 @@ below_verdict() {
                 expect_exit 1 bootrace stats --file "$J" --unit="$unit" --below=0.001
 }
 
+# BOOTRACE_JOURNAL_MATCHES=1: the matches stats reads with, in journalctl's syntax (make bench reads the same
+# entries with journalctl): every --unit= is in them, and journalctl selects some entries but not all with them
+printed_matches() {
+        local m n all
+        m=$(BOOTRACE_JOURNAL_MATCHES=1 "$BOOTRACE" stats --file "$J" "${UNITS[@]}" 2>&1 > /dev/null |
+            sed -n 's/^journal matches: //p')
+        [ -n "$m" ] || { echo "no 'journal matches:' line on stderr"; return 1; }
+        for u in "${UNITS[@]}"; do
+                case " $m " in *" _SYSTEMD_UNIT=${u#--unit=} "*) ;; *) echo "no _SYSTEMD_UNIT=${u#--unit=} in: $m"; return 1 ;; esac
+        done
+        # shellcheck disable=SC2086 # one match per word
+        n=$(journalctl --file "$J" --no-pager -o cat $m | wc -l) || return 1
+        all=$(journalctl --file "$J" --no-pager -o cat | wc -l)
+        [ "$n" -gt 0 ] && [ "$n" -lt "$all" ] || { echo "journalctl selects $n of $all entries with: $m"; return 1; }
+        # without the variable nothing is printed
+        ! "$BOOTRACE" stats --file "$J" "${UNITS[@]}" 2>&1 > /dev/null | grep -q '^journal matches:'
+}
+
 test_expect "import $SET" import_export $SET
 test_expect "import bookworm-rw (the after-sample)" import_export bookworm-rw
 if [ -n "$HAVE_JQ" ] || [ "${CI:-}" = true ]; then
@@ -167,6 +185,7 @@ test_expect "markdown: counts shown as failed are failures, the worst case label
 test_expect "markdown: units without a known outcome in one sample are not judged" markdown_not_judged
 test_expect "--boots-started never fails a sample that has no failure" worst_case_no_failure
 test_expect "markdown: no placeholders; missing labels are warnings" markdown_no_placeholders
+test_expect "BOOTRACE_JOURNAL_MATCHES=1 prints the matches journalctl reads the same entries with" printed_matches
 test_expect "--progress: the totals on stderr, only when asked (not a terminal)" progress_totals
 test_expect "JUnit: one testcase per unit and boot, failures counted" junit_xml
 test_expect "the same journals before and after: not improved, exit 1" \

@@ -39,6 +39,7 @@ best() {
         echo "$b"
 }
 
+load=$(cut -d' ' -f1-3 /proc/loadavg)
 units=$(for x in "$SHARED"/data/racy-*.tsv; do grep -v '^#' "$x" | cut -f2; done | sort -u | sed 's/^/--unit=/')
 # shellcheck disable=SC2086
 t_units=$(best "$BOOTRACE" stats -D "$TMP/journal" $units)
@@ -47,12 +48,27 @@ t_jctl=$(best journalctl -D "$TMP/journal" --no-pager MESSAGE_ID=d9b373ed55a64fe
 t_jctl_all=$(best journalctl -D "$TMP/journal" --no-pager -o cat)
 # stats checks every file for damage first, as journalctl --verify does (without its FSS part)
 t_verify=$(best journalctl -D "$TMP/journal" --verify --no-pager)
+# the entries stats reads, as journalctl reads them: bootrace prints its matches in journalctl's syntax
+# shellcheck disable=SC2086
+matches=$(BOOTRACE_JOURNAL_MATCHES=1 "$BOOTRACE" stats -D "$TMP/journal" $units 2>&1 > /dev/null |
+          sed -n 's/^journal matches: //p')
+[ -n "$matches" ] || { echo "bootrace stats printed no matches (BOOTRACE_JOURNAL_MATCHES=1)"; exit 1; }
+# shellcheck disable=SC2086
+matched=$(journalctl -D "$TMP/journal" --no-pager -o cat $matches | wc -l)
+# shellcheck disable=SC2086
+t_jctl_matched=$(best journalctl -D "$TMP/journal" --no-pager -o cat $matches)
+t_json=$(best journalctl -D "$TMP/journal" --no-pager -o json)
 printf 'bootrace stats --unit (%d units):  %6.3f s\n' "$(echo "$units" | wc -w)" "$t_units"
 printf 'bootrace stats (every unit):       %6.3f s\n' "$t_all"
 printf 'journalctl MESSAGE_ID=d9b373ed…:    %6.3f s\n' "$t_jctl"
 printf 'journalctl -o cat (every entry):   %6.3f s\n' "$t_jctl_all"
 printf 'journalctl --verify:               %6.3f s\n' "$t_verify"
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }'; }
+printf 'journalctl -o cat, stats --unit'"'"'s matches (%d entries): %6.3f s\n' "$matched" "$t_jctl_matched"
+printf 'journalctl -o json (every entry):  %6.3f s\n' "$t_json"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+echo "load average before the runs: $load"
+echo "ratio stats --unit / journalctl -o cat of the same matches (target <= 1.5): $(ratio "$t_units" "$t_jctl_matched")"
+echo "ratio stats --unit / journalctl -o json of every entry (target <= 0.2): $(ratio "$t_units" "$t_json")"
 echo "ratio stats --unit / journalctl MESSAGE_ID: $(ratio "$t_units" "$t_jctl")"
 echo "ratio stats (every unit) / journalctl MESSAGE_ID: $(ratio "$t_all" "$t_jctl")"
 echo "ratio stats (every unit) / (journalctl --verify + journalctl -o cat): $(ratio "$t_all" \
