@@ -77,6 +77,27 @@ for x in d[\"differences\"]:
                 [ $rc = 1 ] && [ "$(wc -l < "$W/one.txt")" = 1 ] &&
                         grep -q "^$u After bootrace-drift-probe.target: only model (origin: drop-in \
 .*/bootrace-drift.conf:2)\$" "$W/one.txt"'
+        # PropagatesStopTo= (from 249) is compared like every other dependency: before 249 the key is unknown and
+        # adds nothing, so there is no drift
+        test_expect "$SUITE: a PropagatesStopTo= drop-in PID 1 has not read is reported from 249 on" sh -c '
+                u=$(nsenter -t "$L" -a systemctl list-units --all --no-legend --plain "racy-*" |
+                    awk "NR == 1 { print \$1 }")
+                v=$(nsenter -t "$L" -a systemctl --version | awk "NR == 1 { print \$2 }")
+                [ -n "$u" ] && [ -n "$v" ] || { echo "no racy unit, or no version ($v)"; exit 1; }
+                d=$R/run/systemd/system/$u.d
+                mkdir -p "$d" &&
+                        printf "[Unit]\nPropagatesStopTo=bootrace-drift-probe.target\n" > "$d/bootrace-stop.conf" ||
+                        exit 1
+                rc=0; $BOOTRACE drift -q --root="$R" -- "$u" > "$W/stop.txt" || rc=$?
+                rm -f "$d/bootrace-stop.conf"; rmdir "$d" 2> /dev/null
+                cat "$W/stop.txt"
+                if [ "$v" -lt 249 ]; then
+                        [ $rc = 0 ] && [ ! -s "$W/stop.txt" ]
+                else
+                        [ $rc = 1 ] && [ "$(wc -l < "$W/stop.txt")" = 1 ] &&
+                                grep -q "^$u PropagatesStopTo bootrace-drift-probe.target: only model (origin: drop-in \
+.*/bootrace-stop.conf:2)\$" "$W/stop.txt"
+                fi'
         lab_container_poweroff
 done
 test_expect "drift: a unit name that is no unit name -> exit 2" expect_exit 2 bootrace drift -q /etc/x.service

@@ -124,9 +124,10 @@ int unit_settings_classify(const Unit *u, const Rules *rules, unsigned v, Settin
                                                 "%s=: the !! prefix is no longer supported by systemd %u and is "
                                                 "ignored (as if neither ! were there); remove it", s->key, v);
                 }
-                if (rules_key_warning(info[i], v))
-                        (void) diag_add(diags, DIAG_WARNING, file, s->line, "%s=: %s", s->key,
-                                        rules_key_warning(info[i], v));
+                if (rules_key_warning(info[i], v, s->value))
+                        (void) diag_add(diags, DIAG_WARNING, file, s->line, "%s=%s: %s", s->key,
+                                        rules_key_warning(info[i], v, NULL) ? "" : s->value,
+                                        rules_key_warning(info[i], v, s->value));
         }
 
         /* second pass, backwards: overrides and resets */

@@ -64,6 +64,7 @@ typedef struct KeyFact {
         long long min, max;     /* RANGE */
         bool empty_reset;       /* EMPTY: means="reset" (else "invalid") */
         char *text;             /* WARN */
+        char *value;            /* WARN: only when the key is given this value (NULL: any value) */
 } KeyFact;
 
 typedef struct KeyEntry {

@@ -68,8 +68,10 @@ static KeyEntry *key_entry_free(KeyEntry *e) {
         strv_free(e->info.values);
         free(e->value_since);
         free(e->value_until);
-        for (size_t i = 0; i < e->n_facts; i++)
+        for (size_t i = 0; i < e->n_facts; i++) {
                 free(e->facts[i].text);
+                free(e->facts[i].value);
+        }
         free(e->facts);
         return mfree(e);
 }
@@ -234,9 +236,11 @@ static int parse_facts(KeyEntry *e, const RulesFile *f, xmlNode *n, DiagList *di
                         if (isempty(t))
                                 return rules_bad(diags, f->path, xml_line(c), "empty <warn> of %s=", e->info.name);
                         x->text = TAKE_PTR(t);
+                        if ((a = xml_attr(c, "value")) && !(x->value = strdup(a)))
+                                return -ENOMEM;
                 }
                 for (size_t i = 0; i < e->n_facts; i++)
-                        if (e->facts[i].kind == k &&
+                        if (e->facts[i].kind == k && streq_ptr(e->facts[i].value, x->value) &&
                             ranges_overlap(e->facts[i].since, e->facts[i].until, x->since, x->until))
                                 return rules_bad(diags, f->path, xml_line(c),
                                                 "two <%s> facts of %s= hold for the same version", names[k],
@@ -512,9 +516,17 @@ bool rules_key_fatal(const KeyInfo *k, unsigned v) {
         return k && fact_at(k, KEY_FACT_FATAL, v);
 }
 
-const char *rules_key_warning(const KeyInfo *k, unsigned v) {
-        const KeyFact *x = k ? fact_at(k, KEY_FACT_WARN, v) : NULL;
-        return x ? x->text : NULL;
+const char *rules_key_warning(const KeyInfo *k, unsigned v, const char *value) {
+        const KeyEntry *e = k ? entry_of(k) : NULL;
+
+        if (!k)
+                return NULL;
+        for (size_t i = 0; i < e->n_facts; i++) {
+                const KeyFact *x = &e->facts[i];
+                if (x->kind == KEY_FACT_WARN && fact_holds(x, v) && (!x->value || streq_ptr(x->value, value)))
+                        return x->text;
+        }
+        return NULL;
 }
 
 /* Inside every <range> of v (a missing bound is no bound; no <range>: any number). */

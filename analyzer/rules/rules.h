@@ -138,7 +138,7 @@ int rules_key_check_value(const KeyInfo *k, const char *value, unsigned v, const
 /* Does a bad value of k refuse the whole unit in v (<fatal>)? */
 bool rules_key_fatal(const KeyInfo *k, unsigned v);
 /* The warning systemd v prints whenever k is assigned (<warn>), or NULL. */
-const char *rules_key_warning(const KeyInfo *k, unsigned v);
+const char *rules_key_warning(const KeyInfo *k, unsigned v, const char *value);
 /* The versions of one word of k->values (prefix words match by prefix). Returns 0, or -ENOENT. */
 int rules_key_value_since(const KeyInfo *k, const char *value, unsigned *ret_since, unsigned *ret_until);
 /* Every key entry in file order (for listings and tests). */

@@ -567,6 +567,28 @@ static void test_keys(const Rules *r) {
         }
 }
 
+/* <warn value=…>: systemd warns about User=nobody (and SocketUser=nobody) from 246, about no other user, and a
+ * <warn> without value= holds whatever the value */
+static void test_key_warnings(const Rules *r) {
+        const KeyInfo *user = rules_key_lookup(r, UNIT_SERVICE, "Service", "User", 252);
+        const KeyInfo *suser = rules_key_lookup(r, UNIT_SOCKET, "Socket", "SocketUser", 252);
+        const KeyInfo *shares = rules_key_lookup(r, UNIT_SERVICE, "Service", "CPUShares", 252);
+
+        tap_ok(user != NULL, "User= is known at 252");
+        tap_ok(suser != NULL, "SocketUser= is known at 252");
+        tap_ok(shares != NULL, "CPUShares= is known at 252");
+        if (!user || !suser || !shares)
+                return;
+        tap_ok(rules_key_warning(user, 252, "nobody") != NULL, "User=nobody warned at 252");
+        tap_ok(rules_key_warning(user, 246, "nobody") != NULL, "User=nobody warned at 246");
+        tap_ok(rules_key_warning(user, 245, "nobody") == NULL, "User=nobody not warned at 245");
+        tap_ok(rules_key_warning(user, 262, "nobodyx") == NULL, "User=nobodyx not warned");
+        tap_ok(rules_key_warning(user, 262, NULL) == NULL, "User= without a value not warned");
+        tap_ok(rules_key_warning(suser, 257, "nobody") != NULL, "SocketUser=nobody warned at 257");
+        tap_ok(rules_key_warning(shares, 252, "5") != NULL, "CPUShares=5 warned at 252 (any value)");
+        tap_ok(rules_key_warning(shares, 252, NULL) != NULL, "CPUShares= warned at 252 whatever the value");
+}
+
 /* rules_load_on_demand(): the same range and the same base models as a full load, read only when asked for; a
  * broken base model of another version does not stop a run, and is an error for the run that needs it. */
 static void test_on_demand(const Rules *eager) {
@@ -665,6 +687,7 @@ int main(void) {
         test_targets(r);
         test_messages(r);
         test_keys(r);
+        test_key_warnings(r);
         test_profiles(r);
 
         if (!mkdtemp(tmpdir)) {
