@@ -72,14 +72,17 @@ static void check(const char *id, const char *value, unsigned v, const char *wan
         tap_ok(got && w == want_warnings, "%s: %zu warnings", name, want_warnings);
 }
 
-int main(void) {
-        char long_name[400];
-
+/* names, whitespace and empty values */
+static void test_words(void) {
         check("x.service", "a.service b.target", 257, "a.service|b.target", 0, "two names");
         check("x.service", " \ta.service\n\r b.service \t", 257, "a.service|b.service", 0,
               "space, tab, newline and return around and between");
         check("x.service", "", 257, "", 0, "an empty value: no names");
         check("x.service", "   ", 257, "", 0, "only whitespace: no names");
+}
+
+/* specifiers, and words that are no unit names */
+static void test_specifiers_and_bad_words(void) {
         check("t@inst.service", "dep@%i.service %n.wants", 257, "dep@inst.service", 1,
               "%i and %n expanded (\"t@inst.service.wants\" is no unit name: dropped with a warning)");
         check("t@inst.service", "%p-helper.service", 257, "t-helper.service", 0, "%p expanded");
@@ -90,6 +93,11 @@ int main(void) {
               "quotes are kept, so the quoted word is no unit name; a backslash is a name character");
         check("x.service", "a.service bogus c.service", 257, "a.service|c.service", 1,
               "a word with no unit type is dropped with a warning");
+}
+
+/* the 255-character limit of a unit name, before and after expansion */
+static void test_long_names(void) {
+        char long_name[400];
 
         memset(long_name, 'a', sizeof long_name);
         strcpy(long_name + 300, ".service b.service");
@@ -99,15 +107,24 @@ int main(void) {
         strcpy(long_name + 246, ".service"); /* 254 characters, 257 expanded */
         check("t@xyzzy.service", long_name, 257, "", 1,
               "a word that expands past 255 characters is dropped too");
+}
 
-        {
-                Setting s = { .section = (char *) "Unit", .key = (char *) "After",
-                              .value = (char *) "a.service b.service c.service" };
-                Unit u = unit_with("x.service", &s);
-                size_t n = 0;
-                TAP_INTEQ(setting_unit_names_foreach(&u, &s, test_features(257), NULL, stop_at_second, &n), -ECANCELED,
-                          "the callback's error stops the walk and is returned");
-                TAP_INTEQ(n, 2, "no name after the failing call");
-        }
+/* a callback's error ends setting_unit_names_foreach() */
+static void test_callback_error(void) {
+        Setting s = { .section = (char *) "Unit", .key = (char *) "After",
+                      .value = (char *) "a.service b.service c.service" };
+        Unit u = unit_with("x.service", &s);
+        size_t n = 0;
+
+        TAP_INTEQ(setting_unit_names_foreach(&u, &s, test_features(257), NULL, stop_at_second, &n), -ECANCELED,
+                  "the callback's error stops the walk and is returned");
+        TAP_INTEQ(n, 2, "no name after the failing call");
+}
+
+int main(void) {
+        test_words();
+        test_specifiers_and_bad_words();
+        test_long_names();
+        test_callback_error();
         return tap_done();
 }
