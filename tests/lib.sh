@@ -182,6 +182,15 @@ expect_exit() {
         [ "$rc" = "$want" ] || { echo "exit status $rc, expected $want: $*"; return 1; }
 }
 
+# expect_error STATUS PATTERN CMD...: exit status, and stderr matching PATTERN (an extended regexp)
+expect_error() {
+        local want=$1 pat=$2 rc=0; shift 2
+        "$@" > "$TMP/expect-error.out" 2> "$TMP/expect-error.err" || rc=$?
+        [ "$rc" = "$want" ] || { echo "exit $rc, expected $want: $*"; cat "$TMP/expect-error.err"; return 1; }
+        grep -E -q -- "$pat" "$TMP/expect-error.err" ||
+                { echo "stderr does not match /$pat/:"; cat "$TMP/expect-error.err"; return 1; }
+}
+
 # lab_ready [-r] SUITE...: 0 if the lab is usable; else LAB_REASON says why and it returns 1 (for a script whose
 # other tests run without the lab: it skips the lab ones itself). In CI (CI=true) a missing lab is an error.
 lab_ready() {

@@ -8,13 +8,6 @@ root=$TMP/root
 sys=$root/etc/systemd/system
 mkdir -p "$sys" "$root/lib/systemd/system"
 
-# expect_error STATUS PATTERN CMD...: exit status, and stderr matching PATTERN
-expect_error() {
-        local want=$1 pat=$2 rc=0; shift 2
-        "$@" > "$TMP/out" 2> "$TMP/err" || rc=$?
-        [ "$rc" = "$want" ] || { echo "exit $rc, expected $want"; cat "$TMP/err"; return 1; }
-        grep -E -q -- "$pat" "$TMP/err" || { echo "stderr does not match /$pat/:"; cat "$TMP/err"; return 1; }
-}
 
 # a file outside the root that an absolute symlink names: its content must never show up
 secret=$TMP/host-secret.service

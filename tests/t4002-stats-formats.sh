@@ -191,12 +191,20 @@ test_expect "JUnit: one testcase per unit and boot, failures counted" junit_xml
 test_expect "the same journals before and after: not improved, exit 1" \
         expect_exit 1 bootrace stats --baseline-file "$J" --file "$J" "${UNITS[@]}"
 test_expect "--below: exit status follows the bound" below_verdict
-test_expect "--below=0 is a usage error" expect_exit 2 bootrace stats --file "$J" --below=0
-test_expect "--below=abc is a usage error" expect_exit 2 bootrace stats --file "$J" --below=abc
-test_expect "--format=sarif is not a stats format" expect_exit 2 bootrace stats --file "$J" --format=sarif
-test_expect "-D twice is a usage error" expect_exit 2 bootrace stats -D "$TMP" -D "$TMP"
-test_expect "-D and --file together are a usage error" expect_exit 2 bootrace stats -D "$TMP" --file "$J"
-test_expect "a positional argument is a usage error" expect_exit 2 bootrace stats --file "$J" foo.service
+test_expect "--below=0 is a usage error" \
+        expect_error 2 "^bootrace: stats: --below=0: expected a rate .*strictly between 0 and 1" \
+        bootrace stats --file "$J" --below=0
+test_expect "--below=abc is a usage error" \
+        expect_error 2 "^bootrace: stats: --below=abc: expected a rate" bootrace stats --file "$J" --below=abc
+test_expect "--format=sarif is not a stats format" \
+        expect_error 2 "^bootrace: stats: --format=sarif is not supported" bootrace stats --file "$J" --format=sarif
+test_expect "-D twice is a usage error" \
+        expect_error 2 "^bootrace: stats: -D given twice" bootrace stats -D "$TMP" -D "$TMP"
+test_expect "-D and --file together are a usage error" \
+        expect_error 2 "^bootrace: stats: name the journals one way" bootrace stats -D "$TMP" --file "$J"
+test_expect "a positional argument is a usage error" \
+        expect_error 2 "^bootrace: stats: unexpected argument 'foo.service' \\(units are given with --unit=\\)" \
+        bootrace stats --file "$J" foo.service
 test_expect "--since in the future selects no boot: no evidence, exit 1" \
         expect_exit 1 bootrace stats --file "$J" --unit=racy-varlib.service --since=2999-01-01
 test_expect "--since=@0 selects every boot" sh -c "
