@@ -241,10 +241,13 @@ static int parse_facts(KeyEntry *e, const RulesFile *f, xmlNode *n, DiagList *di
                 }
                 for (size_t i = 0; i < e->n_facts; i++)
                         if (e->facts[i].kind == k && streq_ptr(e->facts[i].value, x->value) &&
-                            ranges_overlap(e->facts[i].since, e->facts[i].until, x->since, x->until))
+                            ranges_overlap(e->facts[i].since, e->facts[i].until, x->since, x->until)) {
+                                x->text = mfree(x->text);
+                                x->value = mfree(x->value);
                                 return rules_bad(diags, f->path, xml_line(c),
                                                 "two <%s> facts of %s= hold for the same version", names[k],
                                                 e->info.name);
+                        }
                 e->n_facts++;
         }
         return 0;
