@@ -241,6 +241,12 @@ static void test_broken(void) {
                      "  <section name=\"Unit\">\n"
                      "    <key name=\"After\" kind=\"dependency\" type=\"unit-list\" since=\"v229\"/>\n"
                      "  </section>\n</unit-keys>\n", "unit-keys.xml", 4, "not a systemd version");
+        check_broken("two <warn> of one value for one version", valid_targets, "<?xml version=\"1.0\"?>\n"
+                     "<unit-keys>\n  <type-section unit-types=\"service\">\n"
+                     "    <key name=\"User\" kind=\"single\" type=\"string\" since=\"0\">\n"
+                     "      <warn value=\"nobody\" since=\"246\">a</warn>\n"
+                     "      <warn value=\"nobody\" since=\"250\">b</warn>\n"
+                     "    </key>\n  </type-section>\n</unit-keys>\n", "unit-keys.xml", 6, "hold for the same version");
         check_broken("since after until", valid_targets, "<?xml version=\"1.0\"?>\n<unit-keys>\n"
                      "  <section name=\"Unit\">\n\n"
                      "    <key name=\"After\" kind=\"dependency\" type=\"unit-list\" since=\"250\" until=\"249\"/>\n"
