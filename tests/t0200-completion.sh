@@ -66,8 +66,10 @@ test_expect "__complete verbs lists the verbs of --help" helper_lists verbs "$TM
 test_expect "__complete targets: the targets of targets.xml" helper_lists targets "$TMP/targets"
 test_expect "__complete versions: their systemd versions" helper_lists versions "$TMP/versions"
 test_expect "__complete checks: the checks of checks.xml" helper_lists checks "$TMP/checks"
-test_expect "an unknown request is a usage error" expect_exit 2 bootrace __complete frobnicate
-test_expect "__complete arguments needs a verb" expect_exit 2 bootrace __complete arguments
+test_expect "an unknown request is a usage error" \
+        expect_error 2 "^bootrace: __complete: unknown request 'frobnicate'" bootrace __complete frobnicate
+test_expect "__complete arguments needs a verb" \
+        expect_error 2 "\\(needs a verb\\)" bootrace __complete arguments
 test_expect "the options of an unknown verb: an error" expect_exit 2 bootrace __complete options nosuchverb
 for v in $verbs; do
         test_expect "$v: the option list is well-formed, with the global options" helper_options "$v"

@@ -146,7 +146,8 @@ assert d[\"cleanup\"] == \"none\" and len(d[\"invocation_id\"]) == 32
 
 test_expect "probe: a setting it cannot apply is a usage error (exit 2)" \
         expect_exit 2 bootrace probe -p ExecStart=/bin/x
-test_expect "probe: a bad --timeout is a usage error" expect_exit 2 bootrace probe --timeout=soon
+test_expect "probe: a bad --timeout is a usage error" \
+        expect_error 2 "^bootrace: probe: --timeout=soon: expected seconds" bootrace probe --timeout=soon
 test_expect "probe: an unknown command is an error" expect_exit 2 bootrace probe -- no-such-command-here
 
 stop_fake

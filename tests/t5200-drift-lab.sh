@@ -100,4 +100,5 @@ for x in d[\"differences\"]:
                 fi'
         lab_container_poweroff
 done
-test_expect "drift: a unit name that is no unit name -> exit 2" expect_exit 2 bootrace drift -q /etc/x.service
+test_expect "drift: a unit name that is no unit name -> exit 2" \
+        expect_error 2 "^bootrace: drift: \"/etc/x.service\" is not a unit name" bootrace drift -q /etc/x.service
