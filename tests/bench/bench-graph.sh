@@ -40,7 +40,7 @@ measure_cpu() {
         fi
 }
 
-for suite in bullseye bookworm trixie; do
+for suite in bullseye bookworm trixie forky; do
         tree=$LAB_SRV/$suite
         [ -d "$tree/etc" ] || { echo "$suite: no lab tree, skipped"; continue; }
         ver=$(find "$tree/usr/lib" -maxdepth 3 -name 'libsystemd-shared-*.so' | head -1 | sed 's/.*shared-\([0-9]*\).*/\1/')
