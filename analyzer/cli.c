@@ -572,17 +572,24 @@ int context_resolve_version(const Context *ctx, const Root *root, VersionChoice 
         return check_range(ctx, rules, v, src, what, ret);
 }
 
-void cli_print_version(void) {
+bool cli_print_version(void) {
         _cleanup_(rules_freep) Rules *rules = NULL;
         DiagList diags = {};
         unsigned lo, hi;
+        bool ok;
 
         printf("bootrace %s\n", PACKAGE_VERSION);
-        if (rules_load(NULL, &rules, &diags) >= 0 && rules_model_range(rules, &lo, &hi) >= 0)
+        ok = rules_load(NULL, &rules, &diags) >= 0 && rules_model_range(rules, &lo, &hi) >= 0;
+        if (ok)
                 printf("models systemd %u-%u (rules in %s)\n", lo, hi, rules_default_dir());
-        else
+        else {
+                /* what was wrong with them goes to stderr, and the exit status says it (2), as for any verb */
                 printf("models no systemd version: the rules in %s cannot be read\n", rules_default_dir());
+                fflush(stdout);
+                diag_list_print(&diags, stderr, DIAG_ERROR);
+        }
         diag_list_done(&diags);
+        return ok;
 }
 
 char *version_choice_note(const VersionChoice *c) {

@@ -132,6 +132,6 @@ int context_resolve_version(const Context *ctx, const Root *root, VersionChoice 
 int context_check_version(const Context *ctx, unsigned asked, VersionSource source, const char *what,
                           VersionChoice *ret);
 /* --version: bootrace's version and the modelled range (from the rules' base models), on stdout. */
-void cli_print_version(void);
+bool cli_print_version(void); /* false (said on stderr) when the rules cannot be read */
 /* The line reports print when version_choice_nearest(c): "judged with systemd N, the nearest model to M ..." */
 char *version_choice_note(const VersionChoice *c);

@@ -63,8 +63,7 @@ int main(int argc, char *argv[]) {
                         return EXIT_CLEAN;
                 }
                 if (streq(argv[i], "--version") || streq(argv[i], "-V")) {
-                        cli_print_version();
-                        return EXIT_CLEAN;
+                        return cli_print_version() ? EXIT_CLEAN : EXIT_ERROR;
                 }
                 if (streq(argv[i], "--"))
                         break;

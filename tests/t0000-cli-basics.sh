@@ -22,6 +22,14 @@ test_expect "--help lists nothing that is not a verb" sh -c '
         "$TMP/help" "$(echo $verbs) help"
 test_expect "--version prints the version" sh -c '"$BOOTRACE" --version | grep -q "^bootrace [0-9]"'
 test_expect "-V is --version" bash -c 'cmp <("$BOOTRACE" -V) <("$BOOTRACE" --version)'
+# rules that cannot be read: --version says so, names the file and line on stderr, and exits 2
+version_bad_rules() {
+        mkdir -p "$TMP/badrules" && cp -r "$top_srcdir"/rules/* "$TMP/badrules/" || return 1
+        echo '<broken' > "$TMP/badrules/targets.xml"
+        BOOTRACE_RULES_DIR=$TMP/badrules expect_error 2 "targets.xml:[0-9]+: error:" "$BOOTRACE" --version || return 1
+        grep -q "^models no systemd version: the rules in $TMP/badrules cannot be read" "$TMP/expect-error.out"
+}
+test_expect "--version with rules that cannot be read: the file and line on stderr, exit 2" version_bad_rules
 test_expect "help is --help" bash -c 'cmp <("$BOOTRACE" help) "$1"' - "$TMP/help"
 test_expect "help VERB is VERB --help" bash -c 'cmp <("$BOOTRACE" help stats) <("$BOOTRACE" stats --help)'
 # usage_error TEXT CMD...: CMD exits 2, says TEXT on stderr and prints nothing on stdout
