@@ -250,8 +250,9 @@ static int collect_packages(PackageSet *pkgs, const Root *root, const FeatureSet
 static int collect_root_units(const Root *root, const FeatureSet *fs, char ***names, DiagList *diags) {
         _cleanup_(loader_freep) Loader *l = NULL;
         _cleanup_(strv_freep) char **all = NULL;
+        _cleanup_(freep) char **ids = NULL;
         _cleanup_(hashmap_done) Hashmap seen = {};
-        size_t n_names = 0, allocated = 0;
+        size_t n_names = 0, allocated = 0, n_all;
         int r;
 
         r = loader_new(&(LoaderOptions) { .root = root, .features = fs }, &l, diags);
@@ -264,22 +265,30 @@ static int collect_root_units(const Root *root, const FeatureSet *fs, char ***na
         STRV_FOREACH(n, *names)
                 if (hashmap_put(&seen, *n, *n) == -ENOMEM)
                         return -ENOMEM;
-        STRV_FOREACH(n, all) {
-                _cleanup_(unit_freep) Unit *u = NULL;
-                _cleanup_(freep) char *name = NULL;
-
-                if (lint_unit_name(*n, &name) < 0)
+        /* the names as lint loads them (a template with an instance), then each one's unit */
+        n_all = strv_length(all);
+        for (size_t i = 0; i < n_all; i++) {
+                char *name;
+                if (lint_unit_name(all[i], &name) < 0)
                         return -ENOMEM;
-                if (loader_identify(l, name, &u, NULL) < 0 || u->load_state == LOAD_MASKED || !u->fragment_path)
-                        continue;
-                if (hashmap_get(&seen, u->id))
-                        continue;
-                if (strv_push_grow(names, &n_names, &allocated, strdup(u->id)) < 0)
-                        return -ENOMEM;
-                if (hashmap_put(&seen, (*names)[n_names - 1], (*names)[n_names - 1]) < 0)
-                        return -ENOMEM;
+                free(all[i]);
+                all[i] = name;
         }
-        return 0;
+        r = loader_identify_ids(l, all, n_all, &ids);
+        if (r < 0)
+                return r;
+        /* ids has a NULL where a name has no unit of its own: each slot is taken or freed */
+        for (size_t i = 0; i < n_all; i++) {
+                char *id = TAKE_PTR(ids[i]);
+                if (r < 0 || !id || hashmap_get(&seen, id)) {
+                        free(id);
+                        continue;
+                }
+                r = strv_push_grow(names, &n_names, &allocated, id);
+                if (r >= 0 && hashmap_put(&seen, id, id) < 0)
+                        r = -ENOMEM;
+        }
+        return r < 0 ? r : 0;
 }
 
 static void relativize_findings(FindingList *l) {

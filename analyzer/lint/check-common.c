@@ -196,7 +196,8 @@ int check_root_writable(const LintContext *c, ModelUnit *u, FindingList *out, co
 }
 
 int check_root_writes(const LintContext *c, ModelUnit *u, FindingList *out, const char *id, const char *intro) {
-        _cleanup_(exec_write_list_done) ExecWriteList l = {};
+        _cleanup_(exec_write_list_done) ExecWriteList scratch = {};
+        const ExecWriteList *l;
         _cleanup_(strv_freep) char **on_root = NULL;
         _cleanup_(freep) char *consequence = NULL;
         const ExecWriteFailure *fails = NULL;
@@ -204,11 +205,11 @@ int check_root_writes(const LintContext *c, ModelUnit *u, FindingList *out, cons
         const Setting *why = NULL;
         int r;
 
-        r = lint_exec_writes(c, u, &l);
+        r = lint_unit_writes(c, u, &scratch, &l);
         if (r < 0)
                 return r;
-        for (size_t i = 0; i < l.n; i++) {
-                const ExecWriteAt *w = &l.items[i];
+        for (size_t i = 0; i < l->n; i++) {
+                const ExecWriteAt *w = &l->items[i];
                 _cleanup_(exec_write_ready_done) ExecWriteReady rd = {};
 
                 if (!exec_write_judged_by(w->write, id))

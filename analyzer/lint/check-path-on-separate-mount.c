@@ -9,15 +9,16 @@
 #define ID "path-on-separate-mount"
 
 int check_path_on_separate_mount(const LintContext *c, ModelUnit *u, FindingList *out) {
-        _cleanup_(exec_write_list_done) ExecWriteList l = {};
+        _cleanup_(exec_write_list_done) ExecWriteList scratch = {};
+        const ExecWriteList *l;
         _cleanup_(strv_freep) char **judged = NULL;
         int r;
 
-        r = lint_exec_writes(c, u, &l);
+        r = lint_unit_writes(c, u, &scratch, &l);
         if (r < 0)
                 return r;
-        for (size_t i = 0; i < l.n; i++) {
-                const ExecWriteAt *w = &l.items[i];
+        for (size_t i = 0; i < l->n; i++) {
+                const ExecWriteAt *w = &l->items[i];
                 const Setting *s = w->setting;
                 const char *file = s ? u->unit->sources[s->source].path : u->unit->fragment_path;
                 _cleanup_(exec_write_ready_done) ExecWriteReady rd = {};

@@ -13,23 +13,24 @@
 /* What the unit's writes before exec need (the exec-time write model): one evidence line per write that
  * needs a unit to have run, so that a repair of the cycle keeps the unit after those. */
 static int evidence_writes(const LintContext *c, const ModelUnit *u, Finding *f) {
-        _cleanup_(exec_write_list_done) ExecWriteList l = {};
+        _cleanup_(exec_write_list_done) ExecWriteList scratch = {};
+        const ExecWriteList *l;
         bool any = false;
         int r;
 
-        r = lint_exec_writes(c, u, &l);
+        r = lint_unit_writes(c, u, &scratch, &l);
         if (r < 0)
                 return r;
-        for (size_t i = 0; i < l.n; i++) {
+        for (size_t i = 0; i < l->n; i++) {
                 _cleanup_(strv_freep) char **needs = NULL;
                 _cleanup_(freep) char *why = NULL, *joined = NULL;
 
-                r = lint_exec_write_needs(c, &l.items[i], &needs);
+                r = lint_exec_write_needs(c, &l->items[i], &needs);
                 if (r < 0)
                         return r;
                 if (!needs)
                         continue;
-                why = lint_exec_write_why(u, &l.items[i]);
+                why = lint_exec_write_why(u, &l->items[i]);
                 if (!why)
                         return -ENOMEM;
                 STRV_FOREACH(n, needs) {
@@ -41,7 +42,7 @@ static int evidence_writes(const LintContext *c, const ModelUnit *u, Finding *f)
                 if ((!any &&
                      finding_add_evidence(f, "what its writes before exec need (rules/exec-writes.xml); "
                                              "an ordering repair keeps these:") < 0) ||
-                    finding_add_evidence(f, "  %s (%s): after %s", l.items[i].path, why, joined) < 0)
+                    finding_add_evidence(f, "  %s (%s): after %s", l->items[i].path, why, joined) < 0)
                         return -ENOMEM;
                 any = true;
         }

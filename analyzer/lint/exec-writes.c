@@ -223,6 +223,33 @@ int lint_exec_writes(const LintContext *c, const ModelUnit *u, ExecWriteList *re
         return 0;
 }
 
+void lint_unit_writes_done(LintUnitWrites *w) {
+        exec_write_list_done(&w->list);
+        w->unit = NULL;
+}
+
+int lint_unit_writes(const LintContext *c, const ModelUnit *u, ExecWriteList *scratch, const ExecWriteList **ret) {
+        ExecWriteList *l = c->writes ? &c->writes->list : scratch;
+        int r;
+
+        if (c->writes && c->writes->unit == u) {
+                *ret = l;
+                return 0;
+        }
+        exec_write_list_done(l);
+        if (c->writes)
+                c->writes->unit = NULL;
+        r = lint_exec_writes(c, u, l);
+        if (r < 0) {
+                exec_write_list_done(l);
+                return r;
+        }
+        if (c->writes)
+                c->writes->unit = u;
+        *ret = l;
+        return 0;
+}
+
 void exec_write_ready_done(ExecWriteReady *r) {
         r->mount = mfree(r->mount);
 }
@@ -328,16 +355,17 @@ const TmpfilesEntry *lint_tmpfiles_removes(const TmpfilesList *l, const char *pa
 
 int lint_exec_writes_judge(const LintContext *c, ModelUnit *u, const char *id, ExecWriteJudge judge,
                            FindingList *out) {
-        _cleanup_(exec_write_list_done) ExecWriteList l = {};
+        _cleanup_(exec_write_list_done) ExecWriteList scratch = {};
+        const ExecWriteList *l;
         int r;
 
-        r = lint_exec_writes(c, u, &l);
+        r = lint_unit_writes(c, u, &scratch, &l);
         if (r < 0)
                 return r;
-        for (size_t i = 0; i < l.n; i++) {
-                if (!exec_write_judged_by(l.items[i].write, id))
+        for (size_t i = 0; i < l->n; i++) {
+                if (!exec_write_judged_by(l->items[i].write, id))
                         continue;
-                r = judge(c, u, &l.items[i], out);
+                r = judge(c, u, &l->items[i], out);
                 if (r < 0)
                         return r;
         }

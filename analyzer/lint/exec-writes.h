@@ -24,6 +24,18 @@ void exec_write_list_done(ExecWriteList *l);
 /* The writes of u for c->version. Returns 0 or -ENOMEM. */
 int lint_exec_writes(const LintContext *c, const ModelUnit *u, ExecWriteList *ret);
 
+/* The writes of the unit the checks of a lint run are on: each check of a unit asks for them, so c->writes keeps
+ * the last unit's (made again for another unit). */
+typedef struct LintUnitWrites {
+        const ModelUnit *unit; /* whose writes these are; NULL: none yet */
+        ExecWriteList list;
+} LintUnitWrites;
+
+void lint_unit_writes_done(LintUnitWrites *w);
+/* The writes of u for c->version: c->writes's when they are u's, else made (into c->writes, or into *scratch
+ * when c->writes is NULL). *ret stays valid until the next call for another unit. Returns 0 or -ENOMEM. */
+int lint_unit_writes(const LintContext *c, const ModelUnit *u, ExecWriteList *scratch, const ExecWriteList **ret);
+
 /* Calls judge for each write of u whose check= names the check id, in the model's order: the loop of a check that
  * judges writes one by one. Returns 0, or the first negative errno of lint_exec_writes() or judge. */
 typedef int (*ExecWriteJudge)(const LintContext *c, ModelUnit *u, const ExecWriteAt *w, FindingList *out);

@@ -333,12 +333,13 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
         r = boot_tmpfiles(o, rules, &run->boot_tmpfiles_own, &run->boot_tmpfiles);
         if (r < 0)
                 return r;
+        _cleanup_(lint_unit_writes_done) LintUnitWrites writes = {};
         LintContext lc = {
                 .model = run->model, .rules = rules, .version = o->version, .units = run->units,
                 .n_units = run->n_units, .diags = diags, .transaction = run->transaction,
                 .transaction_anchor = anchor, .cycles = run->cycles, .n_cycles = run->n_cycles,
                 .cycles_truncated = run->cycles_truncated, .tmpfiles = o->tmpfiles,
-                .boot_tmpfiles = run->boot_tmpfiles, .root = o->root, .target = o->target,
+                .boot_tmpfiles = run->boot_tmpfiles, .root = o->root, .target = o->target, .writes = &writes,
         };
         _cleanup_(freep) size_t *diag_index = NULL;
         r = lint_index_diags(&lc, &diag_index);

@@ -35,6 +35,9 @@ typedef struct LintContext {
         const TmpfilesList *boot_tmpfiles;
         const Root *root;   /* the tree linted, or NULL */
         const char *target; /* the canonical target name, or NULL */
+        /* the exec-time writes of the unit the checks are on, made once for all of them (lint_unit_writes());
+         * NULL: made anew for each check */
+        struct LintUnitWrites *writes;
 } LintContext;
 
 /* The indexes of the diagnostics about file, in the order they were added (caller frees *ret). Returns how many

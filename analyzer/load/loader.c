@@ -4,8 +4,10 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <pthread.h>
 
 #include "load/loader-internal.h"
+#include "load/prefetch.h"
 #include "load/search-path.h"
 #include "load/unit-file.h"
 
@@ -930,6 +932,65 @@ int loader_load_also(const Loader *l, const char *name, char * const *also, Unit
 
 int loader_identify(const Loader *l, const char *name, Unit **ret, DiagList *diags) {
         return load_unit(l, name, NULL, true, ret, diags);
+}
+
+typedef struct IdentifyPart {
+        const Loader *l;
+        char * const *names;
+        char **ids;
+        size_t from, to;
+        int r;
+} IdentifyPart;
+
+static void *identify_part(void *userdata) {
+        IdentifyPart *p = userdata;
+
+        for (size_t i = p->from; i < p->to && p->r >= 0; i++) {
+                _cleanup_(unit_freep) Unit *u = NULL;
+                int r = loader_identify(p->l, p->names[i], &u, NULL);
+                if (r == -ENOMEM)
+                        p->r = r;
+                if (r < 0 || u->load_state == LOAD_MASKED || !u->fragment_path)
+                        continue;
+                p->ids[i] = strdup(u->id);
+                if (!p->ids[i])
+                        p->r = -ENOMEM;
+        }
+        return NULL;
+}
+
+int loader_identify_ids(const Loader *l, char * const *names, size_t n, char ***ret) {
+        _cleanup_(freep) char **ids = calloc(n + 1, sizeof(char *));
+        IdentifyPart a, b;
+        pthread_t thread;
+        bool two;
+
+        if (!ids)
+                return -ENOMEM;
+        /* the second half on a thread of its own: the parts write to disjoint slots of ids */
+        two = prefetch_wanted(n);
+        a = (IdentifyPart) { .l = l, .names = names, .ids = ids, .from = 0, .to = two ? n / 2 : n };
+        b = (IdentifyPart) { .l = l, .names = names, .ids = ids, .from = a.to, .to = n };
+        if (two) {
+                loader_freeze(l, true);
+                if (pthread_create(&thread, NULL, identify_part, &b) != 0) {
+                        loader_freeze(l, false);
+                        two = false;
+                        a.to = n;
+                }
+        }
+        identify_part(&a);
+        if (two) {
+                pthread_join(thread, NULL);
+                loader_freeze(l, false);
+        }
+        if (a.r < 0 || b.r < 0) {
+                for (size_t i = 0; i < n; i++)
+                        free(ids[i]);
+                return -ENOMEM;
+        }
+        *ret = TAKE_PTR(ids);
+        return 0;
 }
 
 void loader_freeze(const Loader *l, bool frozen) {

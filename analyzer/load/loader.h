@@ -42,6 +42,11 @@ int loader_load_also(const Loader *l, const char *name, char * const *also, Unit
 /* loader_load() up to knowing the unit: its id, names, fragment path and whether it is masked, not found or a
  * broken alias; its files are not read (no settings, drop-ins or links). For listing the units of a tree. */
 int loader_identify(const Loader *l, const char *name, Unit **ret, DiagList *diags);
+/* loader_identify() of names[0..n), for listing the units of a tree: (*ret)[i] is the id of names[i]'s unit
+ * when it has a file and is not masked, else NULL (an invalid name, a broken alias, a mask; diagnostics are not
+ * kept). Many names are shared out to a second thread, l frozen meanwhile. Returns 0 with a new array of n
+ * strings or NULLs in *ret, or -ENOMEM. */
+int loader_identify_ids(const Loader *l, char * const *names, size_t n, char ***ret);
 /* While frozen (root_freeze() of every root it reads), loader_load() and loader_identify() may run on several
  * threads at once: the loader itself is not changed after loader_new(). */
 void loader_freeze(const Loader *l, bool frozen);

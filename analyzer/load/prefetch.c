@@ -20,6 +20,7 @@ struct PrefetchEntry {
         bool model_done;  /* the model gave the handle back */
         int r;
         Unit *unit;
+        void *prepared; /* what prepare returned for unit */
         DiagList diags;
 };
 typedef struct PrefetchEntry Entry;
@@ -28,6 +29,7 @@ typedef struct PrefetchEntry Entry;
  * once, in any order; an entry is freed by whichever of the two is done with it last. */
 struct Prefetch {
         const Loader *loader;
+        PrefetchPrepare prep; /* prepare NULL: none */
         pthread_t thread;
         bool started;
         pthread_mutex_t lock; /* guards all below */
@@ -48,11 +50,13 @@ bool prefetch_wanted(size_t n_names) {
         return n_names >= PREFETCH_MIN_NAMES && usable_cpus() > 1;
 }
 
-static void entry_free(Entry *e) {
+static void entry_free(Prefetch *p, Entry *e) {
         if (!e)
                 return;
         free(e->name);
         unit_free(e->unit);
+        if (e->prepared)
+                p->prep.free_prepared(e->prepared);
         diag_list_done(&e->diags);
         free(e);
 }
@@ -65,7 +69,7 @@ static void entry_release(Prefetch *p, Entry *e, bool worker) {
                 e->model_done = true;
         if (e->worker_done && e->model_done) {
                 p->entries[e->index] = NULL;
-                entry_free(e);
+                entry_free(p, e);
         }
 }
 
@@ -77,8 +81,10 @@ static void load_entry(Prefetch *p, Entry *e) {
         e->state = ENTRY_LOADING;
         pthread_mutex_unlock(&p->lock);
         r = loader_load(p->loader, e->name, &u, &e->diags);
+        void *prepared = r >= 0 && u && p->prep.prepare ? p->prep.prepare(u, p->prep.userdata) : NULL;
         pthread_mutex_lock(&p->lock);
         e->unit = u;
+        e->prepared = prepared;
         e->r = r;
         __atomic_store_n(&e->state, ENTRY_DONE, __ATOMIC_RELEASE); /* wait_loaded() looks unlocked */
         if (p->model_waits)
@@ -129,13 +135,19 @@ static void *worker(void *userdata) {
         return NULL;
 }
 
-int prefetch_start(const Loader *l, Prefetch **ret) {
+int prefetch_start(const Loader *l, const PrefetchPrepare *prep, Prefetch **ret) {
         Prefetch *p = calloc(1, sizeof(Prefetch));
         int r;
 
         if (!p)
                 return -ENOMEM;
+        if (prep && (!prep->prepare || !prep->free_prepared)) {
+                free(p);
+                return -EINVAL;
+        }
         p->loader = l;
+        if (prep)
+                p->prep = *prep;
         pthread_mutex_init(&p->lock, NULL);
         pthread_cond_init(&p->more, NULL);
         pthread_cond_init(&p->done, NULL);
@@ -160,7 +172,7 @@ PrefetchEntry *prefetch_hint(Prefetch *p, const char *name) {
         pthread_mutex_lock(&p->lock);
         if (GREEDY_REALLOC(p->entries, p->allocated, p->n_entries + 1) < 0) {
                 pthread_mutex_unlock(&p->lock);
-                entry_free(e);
+                entry_free(p, e);
                 return NULL;
         }
         e->index = p->n_entries;
@@ -199,7 +211,8 @@ static void wait_loaded(Prefetch *p, Entry *e) {
         }
 }
 
-int prefetch_take(Prefetch *p, PrefetchEntry *e, Unit **ret, DiagList *diags, int *ret_r) {
+int prefetch_take(Prefetch *p, PrefetchEntry *e, Unit **ret, DiagList *diags, void **ret_prepared, int *ret_r) {
+        void *prepared;
         Unit *u;
         int r, lr;
 
@@ -214,16 +227,24 @@ int prefetch_take(Prefetch *p, PrefetchEntry *e, Unit **ret, DiagList *diags, in
                 return 0;
         }
         u = TAKE_PTR(e->unit);
+        prepared = TAKE_PTR(e->prepared);
         lr = e->r;
         r = diag_list_move(diags, &e->diags);
         entry_release(p, e, false);
         pthread_mutex_unlock(&p->lock);
+        if (r < 0 || !ret_prepared) {
+                if (prepared)
+                        p->prep.free_prepared(prepared);
+                prepared = NULL;
+        }
         if (r < 0) {
                 unit_free(u);
                 return r;
         }
         *ret = u;
         *ret_r = lr;
+        if (ret_prepared)
+                *ret_prepared = prepared;
         return 1;
 }
 
@@ -259,7 +280,7 @@ Prefetch *prefetch_free(Prefetch *p) {
         }
         loader_freeze(p->loader, false);
         for (size_t i = 0; i < p->n_entries; i++)
-                entry_free(p->entries[i]);
+                entry_free(p, p->entries[i]);
         free(p->entries);
         pthread_cond_destroy(&p->more);
         pthread_cond_destroy(&p->done);

@@ -17,9 +17,20 @@ typedef struct Prefetch Prefetch;
  * BOOTRACE_PREFETCH=0 or 1 in the environment decides instead (for tests and for comparing). */
 bool prefetch_wanted(size_t n_names);
 
-/* Starts a worker that loads, with l, the names given to prefetch_hint(). Until prefetch_free() the loader and its
- * roots are frozen (loader_freeze()). Returns 0, -ENOMEM or the error of pthread_create(). */
-int prefetch_start(const Loader *l, Prefetch **ret);
+/* The model's own first step with a unit it will take, done where the unit is loaded (on the worker's thread,
+ * mostly): prepare gets each unit loader_load() loaded and returns what the model keeps with it, or NULL (the
+ * model does that step itself); free_prepared frees what prepare returned when the model does not take it. Both
+ * may run on either thread: prepare must only read what the model does not change meanwhile. */
+typedef struct PrefetchPrepare {
+        void *(*prepare)(const Unit *u, void *userdata);
+        void (*free_prepared)(void *prepared);
+        void *userdata;
+} PrefetchPrepare;
+
+/* Starts a worker that loads, with l, the names given to prefetch_hint(), and prepares each with prep (NULL:
+ * loading only). Until prefetch_free() the loader and its roots are frozen (loader_freeze()). Returns 0, -ENOMEM
+ * or the error of pthread_create(). */
+int prefetch_start(const Loader *l, const PrefetchPrepare *prep, Prefetch **ret);
 
 typedef struct PrefetchEntry PrefetchEntry;
 
@@ -30,8 +41,9 @@ PrefetchEntry *prefetch_hint(Prefetch *p, const char *name);
 /* For the model, in place of loader_load(l, name, ret, diags) for the name of handle e: returns 1 and what
  * loader_load() returned (in *ret_r; the unit in *ret, the diagnostics appended to diags) if the worker loaded it,
  * waiting for it if it is loading it now; 0 if it had not started on it (the caller loads it, the worker will not),
- * or for a NULL e; -ENOMEM. Either way e is given back. */
-int prefetch_take(Prefetch *p, PrefetchEntry *e, Unit **ret, DiagList *diags, int *ret_r);
+ * or for a NULL e; -ENOMEM. Either way e is given back. With 1, *ret_prepared (optional) gets what prepare
+ * returned for the unit, the caller's to free; without ret_prepared it is freed. */
+int prefetch_take(Prefetch *p, PrefetchEntry *e, Unit **ret, DiagList *diags, void **ret_prepared, int *ret_r);
 /* The model does not need the unit of e after all (it has it by another name): gives e back. */
 void prefetch_skip(Prefetch *p, PrefetchEntry *e);
 

@@ -340,6 +340,70 @@ static int register_unit(Model *m, ModelUnit *mu) {
         return 0;
 }
 
+/* The unit's file is the base model's or the profile's: our data, whose warnings are no news to the user. */
+static bool fragment_is_base(const Model *m, const Unit *u) {
+        return u->fragment_path && m->base && streq(u->fragment_path, path_basename(base_model_file(m->base)));
+}
+
+static bool fragment_is_profile(const Model *m, const Unit *u) {
+        return u->fragment_path && m->opts.profile &&
+               streq(u->fragment_path, path_basename(profile_file(m->opts.profile)));
+}
+
+/* What the model works out of a unit's settings alone, before it is in the model: their status, and what
+ * unit_verify() says. The worker makes it for the units it loads (model_prefetch()). */
+typedef struct Classified {
+        SettingStatus *st;
+        int verify; /* unit_verify()'s result */
+        DiagList diags; /* of both, in that order */
+} Classified;
+
+static void classified_free(void *p) {
+        Classified *c = p;
+        if (!c)
+                return;
+        free(c->st);
+        diag_list_done(&c->diags);
+        free(c);
+}
+
+static void classified_freep(Classified **c) {
+        classified_free(*c);
+}
+
+static int classify(const Model *m, const Unit *u, SettingStatus **ret_st, DiagList *diags) {
+        _cleanup_(freep) SettingStatus *st = NULL;
+        int r;
+
+        r = unit_settings_classify(u, m->rules, m->opts.systemd, &st, diags);
+        if (r < 0)
+                return r;
+        r = unit_verify(u, st, &m->features, diags);
+        if (r < 0)
+                return r;
+        *ret_st = TAKE_PTR(st);
+        return r;
+}
+
+/* On the worker's thread: a unit with a file of the tree (the others may still be replaced by the base model's,
+ * or are ours). Reads only what does not change once the model is made. */
+static void *prepare_unit(const Unit *u, void *userdata) {
+        const Model *m = userdata;
+        Classified *c;
+
+        if (!u->fragment_path || fragment_is_base(m, u) || fragment_is_profile(m, u))
+                return NULL;
+        c = calloc(1, sizeof(Classified));
+        if (!c)
+                return NULL;
+        c->verify = classify(m, u, &c->st, &c->diags);
+        if (c->verify < 0) {
+                classified_free(c);
+                return NULL; /* the model tries again, and says why */
+        }
+        return c;
+}
+
 /* Loads name, which the model does not have under that name, and adds it (or its unit's new names). hint is the
  * worker's handle for it, or NULL. */
 static int load_absent(Model *m, const char *name, PrefetchEntry *hint, ModelUnit **ret) {
@@ -352,7 +416,8 @@ static int load_absent(Model *m, const char *name, PrefetchEntry *hint, ModelUni
 
         /* the load's diagnostics, kept back until it is known whether the unit is loaded again under more names */
         _cleanup_(diag_list_done) DiagList loading = {};
-        r = m->prefetch ? prefetch_take(m->prefetch, hint, &u, &loading, &lr) : 0;
+        _cleanup_(classified_freep) Classified *classified = NULL;
+        r = m->prefetch ? prefetch_take(m->prefetch, hint, &u, &loading, (void **) &classified, &lr) : 0;
         if (r < 0)
                 return r;
         r = r > 0 ? lr : loader_load(m->loader, name, &u, &loading);
@@ -412,6 +477,8 @@ static int load_absent(Model *m, const char *name, PrefetchEntry *hint, ModelUni
                                 return r;
                         unit_free(u);
                         u = b;
+                        classified_free(classified); /* (none is made for a unit without a file) */
+                        classified = NULL;
                 }
         }
         r = diag_list_move(m->diags, &loading);
@@ -435,10 +502,8 @@ static int load_absent(Model *m, const char *name, PrefetchEntry *hint, ModelUni
         if (!mu)
                 return -ENOMEM;
         mu->unit = TAKE_PTR(u);
-        mu->base = mu->unit->fragment_path && m->base &&
-                   streq(mu->unit->fragment_path, path_basename(base_model_file(m->base)));
-        if (mu->unit->fragment_path && m->opts.profile &&
-            streq(mu->unit->fragment_path, path_basename(profile_file(m->opts.profile)))) {
+        mu->base = fragment_is_base(m, mu->unit);
+        if (fragment_is_profile(m, mu->unit)) {
                 _cleanup_(freep) char *template = NULL;
                 const BaseUnit *pu = profile_unit(m->opts.profile, mu->unit->id);
                 if (!pu && unit_name_template(mu->unit->id, &template) >= 0)
@@ -459,15 +524,20 @@ static int load_absent(Model *m, const char *name, PrefetchEntry *hint, ModelUni
         /* the base model and the profiles are our data: what systemd would warn about in them is no news to the
          * user */
         bool ours = mu->base || mu->profile_package;
-        r = unit_settings_classify(mu->unit, m->rules, m->opts.systemd, &mu->st, ours ? &scratch : m->diags);
+        if (classified && !ours) {
+                /* the worker did it: the same statuses and diagnostics, in the same order */
+                mu->st = TAKE_PTR(classified->st);
+                r = diag_list_move(m->diags, &classified->diags);
+                if (r < 0)
+                        return r;
+                r = classified->verify;
+        } else
+                r = classify(m, mu->unit, &mu->st, ours ? &scratch : m->diags);
         if (r < 0)
                 return r;
         for (size_t i = 0; i < mu->unit->n_settings; i++)
                 if (mu->st[i] == SETTING_EFFECTIVE)
                         mu->st_keys |= model_setting_key_bit(mu->unit->settings[i].key);
-        r = unit_verify(mu->unit, mu->st, &m->features, ours ? &scratch : m->diags);
-        if (r < 0)
-                return r;
         if (r > 0)
                 mu->unit->load_state = (LoadState) r;
         /* units of these types exist without a file only when the manager made them or the kernel has them */
@@ -633,7 +703,11 @@ static int run_after_pulled(Model *m, const Deferred *d, NewEdge **add, size_t *
 int model_prefetch(Model *m, size_t n_names) {
         if (m->prefetch || !prefetch_wanted(n_names))
                 return 0;
-        return prefetch_start(m->loader, &m->prefetch);
+        return prefetch_start(m->loader,
+                              &(PrefetchPrepare) { .prepare = prepare_unit,
+                                                   .free_prepared = classified_free,
+                                                   .userdata = m },
+                              &m->prefetch);
 }
 
 int model_finish(Model *m) {

@@ -95,7 +95,7 @@ static void test_round(Loader *l, char **want, size_t n, unsigned round) {
         PrefetchEntry *h[ELEMENTSOF(names)] = {};
         size_t same = 0, taken = 0;
 
-        if (prefetch_start(l, &p) < 0) {
+        if (prefetch_start(l, NULL, &p) < 0) {
                 tap_ok(false, "round %u: prefetch_start", round);
                 return;
         }
@@ -115,7 +115,7 @@ static void test_round(Loader *l, char **want, size_t n, unsigned round) {
                         same++;
                         continue;
                 }
-                x = prefetch_take(p, h[i], &u, &d, &r);
+                x = prefetch_take(p, h[i], &u, &d, NULL, &r);
                 if (x == 0)
                         r = loader_load(l, names[i], &u, &d);
                 taken += x > 0;
@@ -137,19 +137,135 @@ static void test_null_handle(Loader *l) {
         Unit *u = NULL;
         int r = 0;
 
-        TAP_INTEQ(prefetch_start(l, &p), 0, "a NULL handle: a prefetcher");
+        TAP_INTEQ(prefetch_start(l, NULL, &p), 0, "a NULL handle: a prefetcher");
         if (!p)
                 return;
-        TAP_INTEQ(prefetch_take(p, NULL, &u, NULL, &r), 0, "a NULL handle: the model loads the unit itself");
+        TAP_INTEQ(prefetch_take(p, NULL, &u, NULL, NULL, &r), 0, "a NULL handle: the model loads the unit itself");
         tap_ok(!u, "a NULL handle: no unit from the worker");
         prefetch_skip(p, NULL);
+}
+
+/* The model's prepare step: "prepared NAME" for each unit loaded, counted. */
+static unsigned n_prepared, n_prepared_freed;
+
+static void *prepare(const Unit *u, void *userdata) {
+        char *s = NULL;
+        __atomic_add_fetch(&n_prepared, 1, __ATOMIC_RELAXED);
+        return asprintf_safe(&s, "%s %s", (const char *) userdata, u->id) < 0 ? NULL : s;
+}
+
+static void free_prepared(void *p) {
+        __atomic_add_fetch(&n_prepared_freed, 1, __ATOMIC_RELAXED);
+        free(p);
+}
+
+/* What prepare returns comes with the unit the worker loaded: to the caller who asks for it, freed for one who
+ * does not, for a skipped handle and with the prefetcher (ASan and valgrind check for leaks); the units are those
+ * loader_load() gives, prepared or not. A prepare step without its free is refused. */
+static void test_prepare(Loader *l, char **want, size_t n) {
+        _cleanup_(prefetch_freep) Prefetch *p = NULL;
+        PrefetchEntry *h[ELEMENTSOF(names)] = {};
+        static char what[] = "prepared";
+        size_t same = 0, with = 0, worker = 0, handed = 0;
+        const PrefetchPrepare prep = { .prepare = prepare, .free_prepared = free_prepared, .userdata = what };
+
+        TAP_INTEQ(prefetch_start(l, &(PrefetchPrepare) { .prepare = prepare }, &p), -EINVAL,
+                  "prepare: without free_prepared, refused");
+        TAP_INTEQ(prefetch_start(l, &prep, &p), 0, "prepare: a prefetcher with a prepare step");
+        if (!p)
+                return;
+        for (size_t i = 0; i < n; i++)
+                h[i] = prefetch_hint(p, names[i]);
+        wait_finished(p, n);
+        for (size_t i = 0; i < n; i++) {
+                _cleanup_(unit_freep) Unit *u = NULL;
+                _cleanup_(diag_list_done) DiagList d = {};
+                _cleanup_(freep) char *got = NULL, *prepared = NULL, *expect = NULL;
+                int r = 0, x;
+
+                if (i == n - 1) {
+                        prefetch_skip(p, h[i]); /* its prepared value goes with it */
+                        same++;
+                        continue;
+                }
+                /* every third asks for no prepared value: it is freed */
+                x = prefetch_take(p, h[i], &u, &d, i % 3 == 2 ? NULL : (void **) &prepared, &r);
+                worker += x > 0;
+                handed += !!prepared;
+                if (x == 0)
+                        r = loader_load(l, names[i], &u, &d);
+                got = describe(r, u, &d);
+                if (streq_ptr(got, want[i]))
+                        same++;
+                else
+                        tap_diag("prepare, %s:\n%s\nwanted:\n%s", names[i], strna(got), strna(want[i]));
+                if (i % 3 == 2 || x == 0 || r < 0 || !u) {
+                        if (prepared)
+                                tap_diag("prepare, %s: a prepared value nobody asked for: %s", names[i], prepared);
+                        with += !prepared;
+                        continue;
+                }
+                if (asprintf_safe(&expect, "prepared %s", u->id) < 0)
+                        tap_bail("out of memory");
+                if (streq_ptr(prepared, expect))
+                        with++;
+                else
+                        tap_diag("prepare, %s: prepared %s, wanted %s", names[i], strna(prepared), expect);
+        }
+        tap_ok(same == n, "prepare: every unit as loader_load() gives it (%zu of %zu)", same, n);
+        tap_ok(worker == n - 1, "prepare: all taken from the worker (%zu)", worker);
+        tap_ok(with == n - 1, "prepare: each taken unit with its own prepared value, or none when not asked (%zu)",
+               with);
+        p = prefetch_free(p);
+        tap_ok(n_prepared > 0 && n_prepared == handed + n_prepared_freed,
+               "prepare: what was not handed out is freed (%u prepared, %zu handed out, %u freed by the prefetcher)",
+               n_prepared, handed, n_prepared_freed);
+}
+
+/* loader_identify_ids() on one thread and on two (BOOTRACE_PREFETCH) gives, per name, the id loader_identify()
+ * gives when the unit has a file and is not masked, else NULL. */
+static void test_identify_ids(Loader *l, size_t n) {
+        char *want[ELEMENTSOF(names)] = {};
+
+        for (size_t i = 0; i < n; i++) {
+                _cleanup_(unit_freep) Unit *u = NULL;
+                if (loader_identify(l, names[i], &u, NULL) >= 0 && u->load_state != LOAD_MASKED && u->fragment_path)
+                        want[i] = u->id;
+                else
+                        want[i] = NULL;
+                if (want[i] && !(want[i] = strdup(want[i])))
+                        tap_bail("out of memory");
+        }
+        tap_ok(want[2] && streq(want[2], "a.service"), "identify: an alias is known by its unit's id");
+        tap_ok(!want[4] && !want[6], "identify: a mask and a missing unit have none");
+        for (unsigned two = 0; two < 2; two++) {
+                char **ids = NULL;
+                size_t same = 0;
+
+                setenv("BOOTRACE_PREFETCH", two ? "1" : "0", 1);
+                tap_ok(loader_identify_ids(l, (char * const *) names, n, &ids) == 0, "identify on %u thread%s",
+                       two + 1, two ? "s" : "");
+                for (size_t i = 0; ids && i < n; i++) {
+                        if (streq_ptr(ids[i], want[i]))
+                                same++;
+                        else
+                                tap_diag("identify, %s: %s, wanted %s", names[i], strna(ids[i]), strna(want[i]));
+                        free(ids[i]);
+                }
+                free(ids);
+                tap_ok(same == n, "identify on %u thread%s: every name as loader_identify() tells it (%zu of %zu)",
+                       two + 1, two ? "s" : "", same, n);
+        }
+        unsetenv("BOOTRACE_PREFETCH");
+        for (size_t i = 0; i < n; i++)
+                free(want[i]);
 }
 
 /* Hints never asked for are freed with the prefetcher (valgrind checks). */
 static void test_left_work(Loader *l, size_t n) {
         _cleanup_(prefetch_freep) Prefetch *p = NULL;
 
-        TAP_INTEQ(prefetch_start(l, &p), 0, "a prefetcher left with work");
+        TAP_INTEQ(prefetch_start(l, NULL, &p), 0, "a prefetcher left with work");
         for (size_t i = 0; p && i < n; i++)
                 prefetch_hint(p, names[i]);
 }
@@ -176,6 +292,8 @@ int main(void) {
                 test_round(l, want, n, round);
         test_null_handle(l);
         test_left_work(l, n);
+        test_prepare(l, want, n);
+        test_identify_ids(l, n);
         for (size_t i = 0; i < n; i++)
                 free(want[i]);
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpl);
