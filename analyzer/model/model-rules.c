@@ -25,9 +25,10 @@ uint64_t model_setting_key_bit(const char *key) {
 }
 
 /* Assignment i of the unit is an effective one of section.key. */
-static bool setting_matches(const ModelUnit *mu, size_t i, const char *section, const char *key) {
+static inline bool setting_matches(const ModelUnit *mu, size_t i, const char *section, const char *key) {
         const Setting *s = &mu->unit->settings[i];
-        return mu->st[i] == SETTING_EFFECTIVE && streq(s->key, key) && streq(s->section, section);
+        return s->key[0] == key[0] && mu->st[i] == SETTING_EFFECTIVE && streq(s->key, key) &&
+               streq(s->section, section);
 }
 
 /* The effective value of section.key (section NULL: the unit type's own), after normalisations. For list keys
@@ -43,13 +44,13 @@ const char *model_setting_value(const Model *m, const ModelUnit *mu, const char 
         for (size_t i = 0; mu->set_keys && mu->set_keys[i]; i++)
                 if (streq(mu->set_keys[i], key))
                         return mu->set_values[i];
+        if (!u || !mu->st || !(mu->st_keys & model_setting_key_bit(key)))
+                return NULL;
         if (!section) {
                 section = type_section(mu);
                 if (!section)
                         return NULL;
         }
-        if (!u || !mu->st || !(mu->st_keys & model_setting_key_bit(key)))
-                return NULL;
         /* most units do not set most keys: find the assignments before asking the rules what kind of key it is */
         for (size_t i = 0; i < u->n_settings; i++)
                 if (setting_matches(mu, i, section, key)) {
@@ -143,10 +144,13 @@ int model_var_value(const Model *m, const ModelUnit *mu, const char *name, char 
 }
 
 static bool pattern_match(const char *pattern, const char *value) {
-        if (streq(pattern, "@true"))
+        if (pattern[0] == '@' && streq(pattern, "@true"))
                 return parse_boolean(value) == 1;
-        if (streq(pattern, "@false"))
+        if (pattern[0] == '@' && streq(pattern, "@false"))
                 return parse_boolean(value) == 0;
+        /* most patterns are a word: what fnmatch() would say, without it */
+        if (!strpbrk(pattern, "*?[\\"))
+                return streq(pattern, value);
         return fnmatch(pattern, value, 0) == 0;
 }
 
