@@ -84,7 +84,7 @@ static int values_compute(const Unit *u, const SettingStatus *st, const Rules *r
                 if (!k)
                         continue;
                 if (k->type == VALUE_UNIT_LIST || k->type == VALUE_PATH_LIST ||
-                    (k->kind == KEY_LIST && k->type == VALUE_STRING)) {
+                    ((k->kind == KEY_LIST || k->kind == KEY_LISTEN) && k->type == VALUE_STRING)) {
                         r = setting_words(u, s, k, fs, &v->words[i], diags);
                         if (r == -ENOMEM)
                                 return r;

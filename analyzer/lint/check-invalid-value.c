@@ -43,7 +43,9 @@ int check_invalid_value(const LintContext *c, ModelUnit *u, FindingList *out) {
                         continue;
                 if (rejected && (isempty(s->value) || (k->type != VALUE_BOOL && k->type != VALUE_ENUM))) {
                         const char *why = NULL;
-                        (void) rules_key_check_value(k, s->value, c->version, &why);
+                        if (unit_value_check(k, s->key, s->value, u->unit->id, c->version, model_features(c->model), &why) ==
+                            -ENOMEM)
+                                return -ENOMEM;
                         if (!lint_finding(c, out, "invalid-value", u, file, s->line,
                                           "%s=%s: %s; %s", s->key, s->value, strna(why),
                                           u->st[i] == SETTING_FATAL ? "systemd refuses the unit"

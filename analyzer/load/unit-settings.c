@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "load/socket-address.h"
+#include "load/specifier.h"
 #include "load/unit-settings.h"
 #include "load/unit-words.h"
 
@@ -18,6 +20,31 @@ static const char * const setting_status_table[_SETTING_STATUS_MAX] = {
 
 const char *setting_status_to_string(SettingStatus s) {
         return s >= 0 && s < _SETTING_STATUS_MAX ? setting_status_table[s] : NULL;
+}
+
+int unit_value_check(const KeyInfo *k, const char *key, const char *value, const char *unit_name, unsigned v,
+                     const FeatureSet *fs, const char **ret_why) {
+        _cleanup_(freep) char *expanded = NULL;
+        int r = rules_key_check_value(k, value, v, ret_why);
+
+        if (r < 0 || !k || k->syntax != VALUE_SYNTAX_SOCKET_ADDRESS || isempty(value) || !fs)
+                return r;
+        if (unit_name && strchr(value, '%')) {
+                r = specifier_expand(value, &(SpecifierContext) { .unit_name = unit_name, .features = fs },
+                                     SPECIFIER_USE_VALUE, &expanded, NULL);
+                if (r == -ENOMEM)
+                        return r;
+                if (r < 0)
+                        expanded = mfree(expanded); /* not known here: judged as written */
+        }
+        switch (socket_address_judge(key, expanded ?: value, !!expanded, fs, ret_why)) {
+        case SOCKET_ADDRESS_BAD:
+        case SOCKET_ADDRESS_TOO_LONG:
+        case SOCKET_ADDRESS_FAMILY:
+                return -EINVAL;
+        default:
+                return 0;
+        }
 }
 
 int unit_settings_classify(const Unit *u, const Rules *rules, unsigned v, SettingStatus **ret, DiagList *diags) {
@@ -91,15 +118,23 @@ int unit_settings_classify(const Unit *u, const Rules *rules, unsigned v, Settin
                 if (info[i]->kind == KEY_SINGLE || info[i]->syntax != VALUE_SYNTAX_NONE) {
                         const char *why = NULL;
 
-                        if (rules_key_check_value(info[i], s->value, v, &why) < 0) {
+                        int r = unit_value_check(info[i], s->key, s->value, u->id, v, fs_ok ? &fs : NULL, &why);
+                        if (r == -ENOMEM)
+                                return r;
+                        if (r < 0) {
                                 bool fatal = rules_key_fatal(info[i], v);
+                                /* a value of a page or more is named by its length */
+                                _cleanup_(freep) char *shown = NULL;
+                                size_t len = strlen(s->value);
 
+                                if (len > 1024 && asprintf_safe(&shown, "(%zu bytes)", len) < 0)
+                                        return -ENOMEM;
                                 st[i] = fatal ? SETTING_FATAL : SETTING_INVALID;
                                 stopped = fatal;
                                 (void) diag_add(diags, DIAG_WARNING, file, s->line,
                                                 fatal ? "%s=%s: %s; systemd %u refuses the unit for it"
                                                       : "%s=%s: %s for systemd %u, ignored",
-                                                s->key, s->value, strna(why), v);
+                                                s->key, shown ?: s->value, strna(why), v);
                                 continue;
                         }
                 }
@@ -153,6 +188,7 @@ int unit_settings_classify(const Unit *u, const Rules *rules, unsigned v, Settin
                 case KEY_LIST:
                 case KEY_CONDITION:
                 case KEY_ASSERT:
+                case KEY_LISTEN:
                         if (isempty(s->value)) {
                                 st[i - 1] = SETTING_EMPTY_RESET;
                                 break;

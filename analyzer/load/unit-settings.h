@@ -6,6 +6,7 @@
 
 #include "basic/diag.h"
 #include "load/unit.h"
+#include "rules/features.h"
 #include "rules/rules.h"
 
 /* one byte (packed): a large tree has a million settings, each with its status */
@@ -26,6 +27,13 @@ typedef enum __attribute__((packed)) SettingStatus {
 } SettingStatus;
 
 const char *setting_status_to_string(SettingStatus s);
+
+/* Does systemd v accept value for key k of the unit called unit_name (fs: v's features)? The checks of
+ * rules_key_check_value() and, for syntax="socket-address", socket_address_judge() of the value with its
+ * specifiers expanded where that is known offline (unit_name NULL: not expanded). Returns 0 (accepted, or not
+ * judged), -EINVAL with *ret_why (optional) saying why not, or -ENOMEM. */
+int unit_value_check(const KeyInfo *k, const char *key, const char *value, const char *unit_name, unsigned v,
+                     const FeatureSet *fs, const char **ret_why);
 
 /* Computes the status of every setting of u (ret has u->n_settings entries, caller frees) for systemd version v.
  * Warnings systemd would log (unknown key, unknown section, unsupported key) are added to diags. */

@@ -95,7 +95,13 @@
         X(FSTAB_BEFORE_LOCAL_FS, "fstab-before-local-fs")                                                       \
         X(FSTAB_FSCK_ROOT_WANT, "fstab-fsck-root-want")                                                         \
         /* what systemd-tmpfiles --remove --boot removes (target-tmpfiles.xml) */                               \
-        X(TMPFILES_HONOURS_EXCLUSIONS, "tmpfiles-honours-exclusions")
+        X(TMPFILES_HONOURS_EXCLUSIONS, "tmpfiles-honours-exclusions")                                           \
+        /* socket addresses (ListenStream=, ListenDatagram=, ListenSequentialPacket=: load/socket-address.c) */  \
+        X(SOCKET_ADDRESS_PARSE, "socket-address-parse")                                                         \
+        X(VSOCK_SOCKET_TYPES, "vsock-socket-types")                                                             \
+        X(VSOCK_NAMED_CIDS, "vsock-named-cids")                                                                 \
+        X(VSOCK_CID_ANY_NAMES, "vsock-cid-any-names")                                                           \
+        X(PATH_PRINTF_MAX, "path-printf-max")
 
 #define _FEATURE_ENUM(e, s) FEATURE_##e,
 typedef enum Feature {

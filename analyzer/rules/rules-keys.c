@@ -10,6 +10,7 @@ static const char * const key_kind_table[_KEY_KIND_MAX] = {
         [KEY_DEPENDENCY] = "dependency",
         [KEY_CONDITION] = "condition",
         [KEY_ASSERT] = "assert",
+        [KEY_LISTEN] = "listen",
 };
 
 static const char * const value_type_table[_VALUE_TYPE_MAX] = {
@@ -31,6 +32,7 @@ static const char * const value_syntax_table[_VALUE_SYNTAX_MAX] = {
         [VALUE_SYNTAX_WORKING_DIRECTORY] = "working-directory",
         [VALUE_SYNTAX_IFNAME] = "ifname",
         [VALUE_SYNTAX_NAMESPACES] = "namespaces",
+        [VALUE_SYNTAX_SOCKET_ADDRESS] = "socket-address",
 };
 
 const char *value_syntax_to_string(ValueSyntax x) {

@@ -66,6 +66,8 @@ typedef enum KeyKind {
         KEY_DEPENDENCY, /* accumulates; an empty assignment is a no-op (After=, Wants=, RequiresMountsFor=, ...) */
         KEY_CONDITION,  /* Condition*=: accumulates; an empty assignment resets ALL conditions */
         KEY_ASSERT,     /* Assert*=: likewise for asserts */
+        KEY_LISTEN,     /* Listen*=: accumulate into the socket's one list of ports; an empty assignment of any resets
+                         * ALL of them (config_parse_socket_listen(): socket_free_ports()) */
         _KEY_KIND_MAX,
         _KEY_KIND_INVALID = -EINVAL,
 } KeyKind;
@@ -98,6 +100,7 @@ typedef enum ValueSyntax {
         VALUE_SYNTAX_WORKING_DIRECTORY, /* "~", or an absolute path, optionally after "-" */
         VALUE_SYNTAX_IFNAME,            /* an interface name, its length inside the <range> */
         VALUE_SYNTAX_NAMESPACES,        /* a boolean, or namespace words (values), optionally after "~" */
+        VALUE_SYNTAX_SOCKET_ADDRESS,    /* a listening address (load/socket-address.h judges it) */
         _VALUE_SYNTAX_MAX,
         _VALUE_SYNTAX_INVALID = -EINVAL,
 } ValueSyntax;
