@@ -114,6 +114,14 @@ int unit_settings_classify(const Unit *u, const Rules *rules, unsigned v, Settin
                         }
                         continue;
                 }
+                /* config_parse_warn_compat(DISABLED_LEGACY): known, and ignored with a word every time */
+                if (info[i]->ignored_since > 0 && v >= info[i]->ignored_since) {
+                        st[i] = SETTING_IGNORED;
+                        (void) diag_add(diags, DIAG_WARNING, file, s->line,
+                                        "%s=: support for it was removed (systemd %u ignores it since %u), ignored",
+                                        s->key, v, info[i]->ignored_since);
+                        continue;
+                }
                 st[i] = SETTING_EFFECTIVE;
                 if (info[i]->kind == KEY_SINGLE || info[i]->syntax != VALUE_SYNTAX_NONE) {
                         const char *why = NULL;
