@@ -122,6 +122,14 @@ int unit_settings_classify(const Unit *u, const Rules *rules, unsigned v, Settin
                                         s->key, v, info[i]->ignored_since);
                         continue;
                 }
+                /* the cgroup keys of the types that cannot delegate or be watched by systemd-oomd */
+                if (rules_key_unsupported(info[i], u->type, v)) {
+                        st[i] = SETTING_IGNORED;
+                        (void) diag_add(diags, DIAG_WARNING, file, s->line,
+                                        "%s=: not supported for %s units, ignored", s->key,
+                                        unit_type_to_string(u->type));
+                        continue;
+                }
                 st[i] = SETTING_EFFECTIVE;
                 if (info[i]->kind == KEY_SINGLE || info[i]->syntax != VALUE_SYNTAX_NONE) {
                         const char *why = NULL;

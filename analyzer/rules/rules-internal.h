@@ -53,10 +53,11 @@ typedef enum KeyFactKind {
         KEY_FACT_FATAL,
         KEY_FACT_EMPTY,
         KEY_FACT_WARN,
+        KEY_FACT_UNSUPPORTED,
         _KEY_FACT_KIND_MAX,
 } KeyFactKind;
 
-/* One <range>, <fatal>, <empty> or <warn> of a key, for since..until (until 0: still true). */
+/* One <range>, <fatal>, <empty>, <warn> or <unsupported> of a key, for since..until (until 0: still true). */
 typedef struct KeyFact {
         KeyFactKind kind;
         unsigned since, until;
@@ -65,6 +66,7 @@ typedef struct KeyFact {
         bool empty_reset;       /* EMPTY: means="reset" (else "invalid") */
         char *text;             /* WARN */
         char *value;            /* WARN: only when the key is given this value (NULL: any value) */
+        unsigned unit_types;    /* UNSUPPORTED: the unit types (bits) that cannot have the key */
 } KeyFact;
 
 typedef struct KeyEntry {

@@ -175,13 +175,18 @@ static int parse_number(const char *s, long long *ret) {
         return 0;
 }
 
-/* <range>, <fatal>, <empty>, <warn>: one KeyFact each; two facts of one kind must not overlap in versions */
+static int parse_unit_types(const RulesFile *f, xmlNode *n, unsigned *ret_mask, const char **ret_section,
+                            DiagList *diags);
+
+/* <range>, <fatal>, <empty>, <warn>, <unsupported>: one KeyFact each; two facts of one kind must not overlap in
+ * versions */
 static int parse_facts(KeyEntry *e, const RulesFile *f, xmlNode *n, DiagList *diags) {
         static const char * const names[_KEY_FACT_KIND_MAX] = {
                 [KEY_FACT_RANGE] = "range",
                 [KEY_FACT_FATAL] = "fatal",
                 [KEY_FACT_EMPTY] = "empty",
                 [KEY_FACT_WARN] = "warn",
+                [KEY_FACT_UNSUPPORTED] = "unsupported",
         };
         size_t m = 0;
         int q;
@@ -240,6 +245,15 @@ static int parse_facts(KeyEntry *e, const RulesFile *f, xmlNode *n, DiagList *di
                         x->text = TAKE_PTR(t);
                         if ((a = xml_attr(c, "value")) && !(x->value = strdup(a)))
                                 return -ENOMEM;
+                } else if (k == KEY_FACT_UNSUPPORTED) {
+                        const char *ignored;
+                        q = parse_unit_types(f, c, &x->unit_types, &ignored, diags);
+                        if (q < 0)
+                                return q;
+                        if (x->unit_types & ~e->info.unit_types)
+                                return rules_bad(diags, f->path, xml_line(c),
+                                                "<unsupported> of %s= names a unit type whose section has no such key",
+                                                e->info.name);
                 }
                 for (size_t i = 0; i < e->n_facts; i++)
                         if (e->facts[i].kind == k && streq_ptr(e->facts[i].value, x->value) &&
@@ -519,6 +533,11 @@ static const KeyFact *fact_at(const KeyInfo *k, KeyFactKind kind, unsigned v) {
 
 bool rules_key_fatal(const KeyInfo *k, unsigned v) {
         return k && fact_at(k, KEY_FACT_FATAL, v);
+}
+
+bool rules_key_unsupported(const KeyInfo *k, UnitType t, unsigned v) {
+        const KeyFact *x = k ? fact_at(k, KEY_FACT_UNSUPPORTED, v) : NULL;
+        return x && t >= 0 && t < _UNIT_TYPE_MAX && (x->unit_types & (1U << t));
 }
 
 const char *rules_key_warning(const KeyInfo *k, unsigned v, const char *value) {

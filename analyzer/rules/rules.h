@@ -140,6 +140,8 @@ bool rules_key_value_known(const KeyInfo *k, const char *value, unsigned v);
 int rules_key_check_value(const KeyInfo *k, const char *value, unsigned v, const char **ret_why);
 /* Does a bad value of k refuse the whole unit in v (<fatal>)? */
 bool rules_key_fatal(const KeyInfo *k, unsigned v);
+/* Does systemd v warn that k is not supported for units of type t and ignore it (<unsupported>)? */
+bool rules_key_unsupported(const KeyInfo *k, UnitType t, unsigned v);
 /* The warning systemd v prints whenever k is assigned (<warn>), or NULL. */
 const char *rules_key_warning(const KeyInfo *k, unsigned v, const char *value);
 /* The versions of one word of k->values (prefix words match by prefix). Returns 0, or -ENOENT. */

@@ -247,6 +247,11 @@ static void test_broken(void) {
                      "      <warn value=\"nobody\" since=\"246\">a</warn>\n"
                      "      <warn value=\"nobody\" since=\"250\">b</warn>\n"
                      "    </key>\n  </type-section>\n</unit-keys>\n", "unit-keys.xml", 6, "hold for the same version");
+        check_broken("<unsupported> for a type the key is not in", valid_targets, "<?xml version=\"1.0\"?>\n"
+                     "<unit-keys>\n  <type-section unit-types=\"service slice\">\n"
+                     "    <key name=\"Delegate\" kind=\"single\" type=\"string\" since=\"0\">\n"
+                     "      <unsupported unit-types=\"socket\"/>\n"
+                     "    </key>\n  </type-section>\n</unit-keys>\n", "unit-keys.xml", 5, "no such key");
         check_broken("since after until", valid_targets, "<?xml version=\"1.0\"?>\n<unit-keys>\n"
                      "  <section name=\"Unit\">\n\n"
                      "    <key name=\"After\" kind=\"dependency\" type=\"unit-list\" since=\"250\" until=\"249\"/>\n"
@@ -595,6 +600,23 @@ static void test_key_warnings(const Rules *r) {
         tap_ok(rules_key_warning(shares, 252, NULL) != NULL, "CPUShares= warned at 252 whatever the value");
 }
 
+/* <unsupported>: Delegate= of the types that cannot delegate, from 239; ManagedOOMSwap= where oomd cannot watch */
+static void test_key_unsupported(const Rules *r) {
+        const KeyInfo *d252 = rules_key_lookup(r, UNIT_SOCKET, "Socket", "Delegate", 252);
+        const KeyInfo *d238 = rules_key_lookup(r, UNIT_SOCKET, "Socket", "Delegate", 238);
+        const KeyInfo *oom = rules_key_lookup(r, UNIT_SLICE, "Slice", "ManagedOOMSwap", 257);
+
+        tap_ok(d252 && d238 && oom, "Delegate= at 252 and 238, ManagedOOMSwap= at 257 are known");
+        if (!d252 || !d238 || !oom)
+                return;
+        tap_ok(rules_key_unsupported(d252, UNIT_SOCKET, 252), "Delegate= of a socket: not supported at 252");
+        tap_ok(rules_key_unsupported(d252, UNIT_SLICE, 252), "Delegate= of a slice: not supported at 252");
+        tap_ok(!rules_key_unsupported(d252, UNIT_SERVICE, 252), "Delegate= of a service: supported");
+        tap_ok(!rules_key_unsupported(d238, UNIT_SOCKET, 238), "Delegate= of a socket at 238: not refused yet");
+        tap_ok(!rules_key_unsupported(oom, UNIT_SLICE, 257), "ManagedOOMSwap= of a slice: supported");
+        tap_ok(rules_key_unsupported(oom, UNIT_MOUNT, 257), "ManagedOOMSwap= of a mount: not supported");
+}
+
 /* rules_load_on_demand(): the same range and the same base models as a full load, read only when asked for; a
  * broken base model of another version does not stop a run, and is an error for the run that needs it. */
 static void test_on_demand(const Rules *eager) {
@@ -694,6 +716,7 @@ int main(void) {
         test_messages(r);
         test_keys(r);
         test_key_warnings(r);
+        test_key_unsupported(r);
         test_profiles(r);
 
         if (!mkdtemp(tmpdir)) {
