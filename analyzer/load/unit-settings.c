@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+#include "load/calendar-spec.h"
 #include "load/socket-address.h"
 #include "load/specifier.h"
 #include "load/unit-settings.h"
@@ -27,7 +28,8 @@ int unit_value_check(const KeyInfo *k, const char *key, const char *value, const
         _cleanup_(freep) char *expanded = NULL;
         int r = rules_key_check_value(k, value, v, ret_why);
 
-        if (r < 0 || !k || k->syntax != VALUE_SYNTAX_SOCKET_ADDRESS || isempty(value) || !fs)
+        if (r < 0 || !k || (k->syntax != VALUE_SYNTAX_SOCKET_ADDRESS && k->syntax != VALUE_SYNTAX_CALENDAR) ||
+            isempty(value) || !fs)
                 return r;
         if (unit_name && strchr(value, '%')) {
                 r = specifier_expand(value, &(SpecifierContext) { .unit_name = unit_name, .features = fs },
@@ -37,6 +39,8 @@ int unit_value_check(const KeyInfo *k, const char *key, const char *value, const
                 if (r < 0)
                         expanded = mfree(expanded); /* not known here: judged as written */
         }
+        if (k->syntax == VALUE_SYNTAX_CALENDAR)
+                return calendar_spec_judge(expanded ?: value, !!expanded, fs, ret_why) == CALENDAR_BAD ? -EINVAL : 0;
         switch (socket_address_judge(key, expanded ?: value, !!expanded, fs, ret_why)) {
         case SOCKET_ADDRESS_BAD:
         case SOCKET_ADDRESS_TOO_LONG:

@@ -101,7 +101,9 @@
         X(VSOCK_SOCKET_TYPES, "vsock-socket-types")                                                             \
         X(VSOCK_NAMED_CIDS, "vsock-named-cids")                                                                 \
         X(VSOCK_CID_ANY_NAMES, "vsock-cid-any-names")                                                           \
-        X(PATH_PRINTF_MAX, "path-printf-max")
+        X(PATH_PRINTF_MAX, "path-printf-max")                                                                   \
+        /* calendar specifications (OnCalendar=: load/calendar-spec.c) */                                       \
+        X(CALENDAR_SPEC_PARSE, "calendar-spec-parse")
 
 #define _FEATURE_ENUM(e, s) FEATURE_##e,
 typedef enum Feature {

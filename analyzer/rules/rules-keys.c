@@ -33,6 +33,7 @@ static const char * const value_syntax_table[_VALUE_SYNTAX_MAX] = {
         [VALUE_SYNTAX_IFNAME] = "ifname",
         [VALUE_SYNTAX_NAMESPACES] = "namespaces",
         [VALUE_SYNTAX_SOCKET_ADDRESS] = "socket-address",
+        [VALUE_SYNTAX_CALENDAR] = "calendar",
 };
 
 const char *value_syntax_to_string(ValueSyntax x) {
