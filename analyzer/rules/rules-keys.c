@@ -29,6 +29,7 @@ static const char * const value_syntax_table[_VALUE_SYNTAX_MAX] = {
         [VALUE_SYNTAX_USER_GROUP] = "user-group",
         [VALUE_SYNTAX_USER_GROUP_LIST] = "user-group-list",
         [VALUE_SYNTAX_ABSOLUTE_PATH] = "absolute-path",
+        [VALUE_SYNTAX_ABSOLUTE_PATH_LIST] = "absolute-path-list",
         [VALUE_SYNTAX_WORKING_DIRECTORY] = "working-directory",
         [VALUE_SYNTAX_IFNAME] = "ifname",
         [VALUE_SYNTAX_NAMESPACES] = "namespaces",
@@ -679,6 +680,32 @@ int rules_key_check_value(const KeyInfo *k, const char *value, unsigned v, const
                 if (!abs_path_ok(value)) {
                         why = "not an absolute, normalized path";
                         goto bad;
+                }
+                break;
+        case VALUE_SYNTAX_ABSOLUTE_PATH_LIST:
+                for (const char *p = value + strspn(value, WHITESPACE); *p; p += strspn(p, WHITESPACE)) {
+                        _cleanup_(freep) char *w = NULL;
+                        size_t n;
+                        /* extract_first_word(EXTRACT_UNQUOTE) of a word that is quoted whole, or of none */
+                        if (p[0] == '"' || p[0] == '\'') {
+                                const char *e = strchr(p + 1, p[0]);
+                                if (!e) {
+                                        why = "a quote that is not closed";
+                                        goto bad;
+                                }
+                                w = strndup_safe(p + 1, (size_t) (e - p - 1));
+                                n = (size_t) (e - p + 1);
+                        } else {
+                                n = strcspn(p, WHITESPACE);
+                                w = strndup_safe(p, n);
+                        }
+                        if (!w)
+                                return -ENOMEM;
+                        if (!abs_path_ok(w)) {
+                                why = "a path that is not absolute and normalized";
+                                goto bad;
+                        }
+                        p += n;
                 }
                 break;
         case VALUE_SYNTAX_WORKING_DIRECTORY: {

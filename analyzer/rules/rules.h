@@ -97,6 +97,7 @@ typedef enum ValueSyntax {
         VALUE_SYNTAX_USER_GROUP,        /* a user or group name, or a numeric id */
         VALUE_SYNTAX_USER_GROUP_LIST,   /* several of them */
         VALUE_SYNTAX_ABSOLUTE_PATH,     /* absolute, no ".." */
+        VALUE_SYNTAX_ABSOLUTE_PATH_LIST, /* words (quotes taken off) that are each an absolute path, no ".." */
         VALUE_SYNTAX_WORKING_DIRECTORY, /* "~", or an absolute path, optionally after "-" */
         VALUE_SYNTAX_IFNAME,            /* an interface name, its length inside the <range> */
         VALUE_SYNTAX_NAMESPACES,        /* a boolean, or namespace words (values), optionally after "~" */

@@ -617,6 +617,21 @@ static void test_key_unsupported(const Rules *r) {
         tap_ok(rules_key_unsupported(oom, UNIT_MOUNT, 257), "ManagedOOMSwap= of a mount: not supported");
 }
 
+/* syntax="absolute-path-list" (Symlinks=): every word, quotes taken off, an absolute normalized path */
+static void test_path_list_syntax(const Rules *r) {
+        const KeyInfo *k = rules_key_lookup(r, UNIT_SOCKET, "Socket", "Symlinks", 252);
+        const char *why = NULL;
+
+        tap_ok(k && k->syntax == VALUE_SYNTAX_ABSOLUTE_PATH_LIST, "Symlinks= is an absolute-path-list at 252");
+        if (!k)
+                return;
+        tap_ok(rules_key_check_value(k, "/a \"/b c\" '/d'", 252, &why) == 0, "Symlinks=/a \"/b c\" '/d': accepted");
+        tap_ok(rules_key_check_value(k, "/a b", 252, &why) < 0 && why, "Symlinks=/a b: refused, with a reason");
+        tap_ok(rules_key_check_value(k, "/a/../b", 252, &why) < 0, "Symlinks=/a/../b: refused (not normalized)");
+        tap_ok(rules_key_check_value(k, "\"/a", 252, &why) < 0, "Symlinks=\"/a: refused (the quote is not closed)");
+        tap_ok(rules_key_check_value(k, "/a/./b //c/", 252, &why) == 0, "Symlinks=/a/./b //c/: accepted (simplified)");
+}
+
 /* rules_load_on_demand(): the same range and the same base models as a full load, read only when asked for; a
  * broken base model of another version does not stop a run, and is an error for the run that needs it. */
 static void test_on_demand(const Rules *eager) {
@@ -717,6 +732,7 @@ int main(void) {
         test_keys(r);
         test_key_warnings(r);
         test_key_unsupported(r);
+        test_path_list_syntax(r);
         test_profiles(r);
 
         if (!mkdtemp(tmpdir)) {
