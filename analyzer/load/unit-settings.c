@@ -28,7 +28,9 @@ int unit_value_check(const KeyInfo *k, const char *key, const char *value, const
         _cleanup_(freep) char *expanded = NULL;
         int r = rules_key_check_value(k, value, v, ret_why);
 
-        if (r < 0 || !k || (k->syntax != VALUE_SYNTAX_SOCKET_ADDRESS && k->syntax != VALUE_SYNTAX_CALENDAR) ||
+        if (r < 0 || !k ||
+            (k->syntax != VALUE_SYNTAX_SOCKET_ADDRESS && k->syntax != VALUE_SYNTAX_CALENDAR &&
+             k->syntax != VALUE_SYNTAX_DEVICE_ALLOW) ||
             isempty(value) || !fs)
                 return r;
         if (unit_name && strchr(value, '%')) {
@@ -39,6 +41,9 @@ int unit_value_check(const KeyInfo *k, const char *key, const char *value, const
                 if (r < 0)
                         expanded = mfree(expanded); /* not known here: judged as written */
         }
+        /* rules_key_check_value() left a value with specifiers alone: judged once they are expanded */
+        if (k->syntax == VALUE_SYNTAX_DEVICE_ALLOW)
+                return expanded ? rules_key_check_value(k, expanded, v, ret_why) : 0;
         if (k->syntax == VALUE_SYNTAX_CALENDAR)
                 return calendar_spec_judge(expanded ?: value, !!expanded, fs, ret_why) == CALENDAR_BAD ? -EINVAL : 0;
         switch (socket_address_judge(key, expanded ?: value, !!expanded, fs, ret_why)) {

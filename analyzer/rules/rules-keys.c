@@ -35,6 +35,7 @@ static const char * const value_syntax_table[_VALUE_SYNTAX_MAX] = {
         [VALUE_SYNTAX_NAMESPACES] = "namespaces",
         [VALUE_SYNTAX_SOCKET_ADDRESS] = "socket-address",
         [VALUE_SYNTAX_CALENDAR] = "calendar",
+        [VALUE_SYNTAX_DEVICE_ALLOW] = "device-allow",
 };
 
 const char *value_syntax_to_string(ValueSyntax x) {
@@ -584,6 +585,44 @@ static bool abs_path_ok(const char *s) {
         return simple && path_is_normalized(simple);
 }
 
+/* config_parse_device_allow() (src/core/load-fragment.c@v247..v261): the first word (quotes taken off) is
+ * block-NAME, char-NAME, or a normalized path below /dev/ or /run/systemd/inaccessible/ (path_simplify_and_warn(),
+ * valid_device_node_path()); what follows, if anything, only of r, w and m. NULL when good, else why not. */
+static bool below_dir(const char *path, const char *dir) {
+        const char *r = startswith(path, dir);
+        return r && (*r == 0 || *r == '/');
+}
+
+static const char *device_allow_why(const char *value) {
+        _cleanup_(freep) char *path = NULL, *simple = NULL;
+        const char *p = value + strspn(value, WHITESPACE), *rest;
+
+        if (*p == '"' || *p == '\'') {
+                const char *e = strchr(p + 1, *p);
+                if (!e)
+                        return "a quote that is not closed";
+                path = strndup_safe(p + 1, (size_t) (e - p - 1));
+                rest = e + 1;
+        } else {
+                size_t n = strcspn(p, WHITESPACE);
+                path = strndup_safe(p, n);
+                rest = p + n;
+        }
+        if (!path)
+                return "out of memory";
+        if (!startswith(path, "block-") && !startswith(path, "char-")) {
+                simple = path_simplify_dup(path);
+                if (!simple || isempty(simple) || strlen(simple) > PATH_MAX || !path_is_normalized(simple))
+                        return "not a normalized path";
+                if (!below_dir(simple, "/dev") && !below_dir(simple, "/run/systemd/inaccessible"))
+                        return "not a device node path (below /dev/ or /run/systemd/inaccessible/, or block- or char-)";
+        }
+        rest += strspn(rest, WHITESPACE);
+        if (*rest && strspn(rest, "rwm") != strlen(rest))
+                return "device rights other than r, w and m";
+        return NULL;
+}
+
 static bool ifname_ok(const KeyInfo *k, const char *s, unsigned v) {
         size_t n = strlen(s);
 
@@ -707,6 +746,10 @@ int rules_key_check_value(const KeyInfo *k, const char *value, unsigned v, const
                         }
                         p += n;
                 }
+                break;
+        case VALUE_SYNTAX_DEVICE_ALLOW:
+                if ((why = device_allow_why(value)))
+                        goto bad;
                 break;
         case VALUE_SYNTAX_WORKING_DIRECTORY: {
                 const char *p = value[0] == '-' ? value + 1 : value;

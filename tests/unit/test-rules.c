@@ -632,6 +632,28 @@ static void test_path_list_syntax(const Rules *r) {
         tap_ok(rules_key_check_value(k, "/a/./b //c/", 252, &why) == 0, "Symlinks=/a/./b //c/: accepted (simplified)");
 }
 
+/* syntax="device-allow" */
+static void test_device_allow_syntax(const Rules *r) {
+        const KeyInfo *k = rules_key_lookup(r, UNIT_SERVICE, "Service", "DeviceAllow", 257);
+        static const struct {
+                const char *value;
+                bool ok;
+        } cases[] = {
+                { "/dev/null rw", true },    { "char-pts rw", true }, { "block-loop", true },
+                { "/run/systemd/inaccessible/chr m", true }, { "/dev", true }, { "\"/dev/sd a\" r", true },
+                { "/dev/null rwx", false },  { "/dev/../etc r", false }, { "/tmp/x", false }, { "dev/null", false },
+                { "\"/dev/x", false },
+        };
+
+        tap_ok(k && k->syntax == VALUE_SYNTAX_DEVICE_ALLOW, "DeviceAllow= has syntax device-allow");
+        for (size_t i = 0; k && i < ELEMENTSOF(cases); i++) {
+                const char *why = NULL;
+                int x = rules_key_check_value(k, cases[i].value, 257, &why);
+                tap_ok((x == 0) == cases[i].ok && (x == 0) == !why, "DeviceAllow=%s: %s%s%s", cases[i].value,
+                       cases[i].ok ? "accepted" : "refused", why ? ": " : "", strempty(why));
+        }
+}
+
 /* rules_load_on_demand(): the same range and the same base models as a full load, read only when asked for; a
  * broken base model of another version does not stop a run, and is an error for the run that needs it. */
 static void test_on_demand(const Rules *eager) {
@@ -733,6 +755,7 @@ int main(void) {
         test_key_warnings(r);
         test_key_unsupported(r);
         test_path_list_syntax(r);
+        test_device_allow_syntax(r);
         test_profiles(r);
 
         if (!mkdtemp(tmpdir)) {
