@@ -50,6 +50,60 @@ static int parse_ip_port(const char *s) {
         return l == 0 ? -EINVAL : 0;
 }
 
+/* parse_ip_port_range() of parse_range(): LOW or LOW-HIGH, each safe_atou() */
+static bool port_range_ok(const char *s, bool zero) {
+        _cleanup_(freep) char *low = NULL;
+        const char *dash = strchr(s, '-');
+        unsigned long l, h;
+
+        low = strndup_safe(s, dash ? (size_t) (dash - s) : strlen(s));
+        if (!low || parse_unsigned(low, false, UINT_MAX, &l) < 0)
+                return false;
+        if (!dash)
+                h = l;
+        else if (!dash[1] || parse_unsigned(dash + 1, false, UINT_MAX, &h) < 0)
+                return false;
+        if (l > UINT16_MAX || h > UINT16_MAX || (!zero && (l == 0 || h == 0)))
+                return false;
+        return h >= l;
+}
+
+const char *socket_bind_why(const char *value, const FeatureSet *fs) {
+        bool zero = feature_enabled(fs, FEATURE_SOCKET_BIND_PORT_ZERO);
+        unsigned next = 0; /* the first of the three parsers (family, protocol, ports) still to try */
+        const char *p = value;
+
+        if (isempty(value))
+                return "empty";
+        for (;;) {
+                size_t n = strcspn(p, ":");
+                _cleanup_(freep) char *t = strndup_safe(p, n);
+                bool parsed = false;
+
+                if (!t)
+                        return "out of memory";
+                if (n == 0)
+                        return "an empty part between colons";
+                while (next < 3 && !parsed) {
+                        if (next == 0)
+                                parsed = streq(t, "ipv4") || streq(t, "ipv6");
+                        else if (next == 1)
+                                parsed = streq(t, "tcp") || streq(t, "udp");
+                        else
+                                parsed = streq(t, "any") || port_range_ok(t, zero);
+                        next++;
+                }
+                if (!parsed)
+                        return "not [ipv4|ipv6:][tcp|udp:](any|PORT[-PORT])";
+                p += n;
+                if (next == 3)
+                        return *p ? "more after the ports" : NULL;
+                if (!*p)
+                        return NULL;
+                p++; /* the ':' */
+        }
+}
+
 /* ifname_valid_full(p, IFNAME_VALID_ALTERNATIVE | IFNAME_VALID_NUMERIC) (src/basic/socket-util.c@v252) */
 static bool ifname_valid(const char *p) {
         bool numeric = true;

@@ -21,5 +21,10 @@ typedef enum SocketAddressVerdict {
  * expanded: value is the result of specifier expansion (a '%' in it is a character); else a value with specifiers
  * other than "%%" is judged only by how long it must at least become. An interface name ("%eth0" after the
  * address, written "%%eth0") that is valid is accepted: whether the host has it is not known offline. */
+/* Whether systemd takes value as a SocketBindAllow=/SocketBindDeny= item, parse_socket_bind_item()
+ * (src/shared/parse-socket-bind-item.c@v249, parse-helpers.c@v252..v261): [ipv4|ipv6:][tcp|udp:](any|PORT[-PORT]),
+ * ports 1..65535 (0 too from 256: socket-bind-port-zero). NULL when it does, else why not. */
+const char *socket_bind_why(const char *value, const FeatureSet *fs);
+
 SocketAddressVerdict socket_address_judge(const char *key, const char *value, bool expanded, const FeatureSet *fs,
                                           const char **ret_why);

@@ -30,9 +30,16 @@ int unit_value_check(const KeyInfo *k, const char *key, const char *value, const
 
         if (r < 0 || !k ||
             (k->syntax != VALUE_SYNTAX_SOCKET_ADDRESS && k->syntax != VALUE_SYNTAX_CALENDAR &&
-             k->syntax != VALUE_SYNTAX_DEVICE_ALLOW) ||
+             k->syntax != VALUE_SYNTAX_DEVICE_ALLOW && k->syntax != VALUE_SYNTAX_SOCKET_BIND) ||
             isempty(value) || !fs)
                 return r;
+        /* (no specifiers: the item is parsed as written) */
+        if (k->syntax == VALUE_SYNTAX_SOCKET_BIND) {
+                const char *why = socket_bind_why(value, fs);
+                if (why && ret_why)
+                        *ret_why = why;
+                return why ? -EINVAL : 0;
+        }
         if (unit_name && strchr(value, '%')) {
                 r = specifier_expand(value, &(SpecifierContext) { .unit_name = unit_name, .features = fs },
                                      SPECIFIER_USE_VALUE, &expanded, NULL);

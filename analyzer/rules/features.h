@@ -101,6 +101,7 @@
         X(VSOCK_SOCKET_TYPES, "vsock-socket-types")                                                             \
         X(VSOCK_NAMED_CIDS, "vsock-named-cids")                                                                 \
         X(VSOCK_CID_ANY_NAMES, "vsock-cid-any-names")                                                           \
+        X(SOCKET_BIND_PORT_ZERO, "socket-bind-port-zero")                                                       \
         X(PATH_PRINTF_MAX, "path-printf-max")                                                                   \
         /* calendar specifications (OnCalendar=: load/calendar-spec.c) */                                       \
         X(CALENDAR_SPEC_PARSE, "calendar-spec-parse")

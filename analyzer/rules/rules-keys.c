@@ -36,6 +36,7 @@ static const char * const value_syntax_table[_VALUE_SYNTAX_MAX] = {
         [VALUE_SYNTAX_SOCKET_ADDRESS] = "socket-address",
         [VALUE_SYNTAX_CALENDAR] = "calendar",
         [VALUE_SYNTAX_DEVICE_ALLOW] = "device-allow",
+        [VALUE_SYNTAX_SOCKET_BIND] = "socket-bind",
 };
 
 const char *value_syntax_to_string(ValueSyntax x) {

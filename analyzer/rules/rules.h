@@ -104,6 +104,7 @@ typedef enum ValueSyntax {
         VALUE_SYNTAX_SOCKET_ADDRESS,    /* a listening address (load/socket-address.h judges it) */
         VALUE_SYNTAX_CALENDAR,          /* a calendar specification (load/calendar-spec.h judges it) */
         VALUE_SYNTAX_DEVICE_ALLOW,      /* DeviceAllow=: a device node path, block-NAME or char-NAME, then rwm */
+        VALUE_SYNTAX_SOCKET_BIND,       /* SocketBindAllow=/Deny=: load/socket-address.h socket_bind_why() */
         _VALUE_SYNTAX_MAX,
         _VALUE_SYNTAX_INVALID = -EINVAL,
 } ValueSyntax;

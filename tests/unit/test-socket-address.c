@@ -150,7 +150,32 @@ static void test_specifiers_and_versions(void) {
                 check(&cases[i]);
 }
 
+/* socket_bind_why(): SocketBindAllow=/SocketBindDeny= items, the parsers in their order */
+static void test_socket_bind(void) {
+        static const struct {
+                const char *value;
+                unsigned version;
+                bool ok;
+        } cases[] = {
+                { "any", 252, true },          { "tcp:80", 252, true },       { "ipv4:tcp:80", 252, true },
+                { "ipv6:udp:1000-2000", 252, true }, { "ipv4", 252, true },   { "ipv4:tcp", 252, true },
+                { "0x50", 252, true },         { ":", 252, false },           { "80:tcp", 252, false },
+                { "tcp:ipv4:80", 252, false }, { "2000-1000", 252, false },   { "70000", 252, false },
+                { "ipv4::80", 252, false },    { "80-", 252, false },         { "ipv4:tcp:80:x", 252, false },
+                { "tcp:", 252, false },        { "IPv4:80", 252, false },
+                /* socket-bind-port-zero (256) */
+                { "0", 255, false },           { "0", 256, true },            { "0-80", 255, false },
+                { "0-80", 257, true },
+        };
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                const char *why = socket_bind_why(cases[i].value, test_features(cases[i].version));
+                tap_ok(!why == cases[i].ok, "SocketBindAllow=%s at %u: %s%s%s", cases[i].value, cases[i].version,
+                       why ? "refused" : "accepted", why ? ": " : "", strempty(why));
+        }
+}
+
 int main(void) {
+        test_socket_bind();
         test_unix();
         test_vsock();
         test_ip();
