@@ -80,6 +80,7 @@
         X(SUCCESS_ACTION_WITHOUT_EXEC, "success-action-without-exec")                                          \
         X(DYNAMIC_USER_PRIVATE_TMP, "dynamic-user-private-tmp")                                                 \
         X(EXEC_DIRECTORIES, "exec-directories")                                                                 \
+        X(EXEC_DIRECTORY_SYMLINKS, "exec-directory-symlinks")                                                   \
         X(REFUSAL_BAD_SETTING, "refusal-bad-setting")                                                           \
         X(MOUNT_WHERE_MATCHES_NAME, "mount-where-matches-name")                                                 \
         X(MOUNT_WHAT_REQUIRED, "mount-what-required")                                                           \

@@ -131,6 +131,8 @@ static void setup(void) {
         write_unit("bound.mount", "[Mount]\nWhat=/dev/sdd1\nWhere=/bound\nOptions=x-systemd.device-bound\n");
         write_unit("stop.service", "[Unit]\nPropagatesStopTo=cal.service\nStopPropagatedFrom=state.service\n"
                                    "[Service]\nExecStart=/bin/true\n");
+        /* an exec directory word: SOURCE[:SYMLINK] with escapes from 250 (exec-directory-symlinks) */
+        write_unit("rd.service", "[Service]\nExecStart=/bin/true\nRuntimeDirectory=a\\:b:c x\\x41y\n");
         write_unit("flush.service", "[Unit]\nDefaultDependencies=no\nRequiresMountsFor=/var/log/journal\n"
                                     "[Service]\nExecStart=/bin/true\n");
         run_or_bail("the local-fs.target.wants link",
@@ -238,6 +240,36 @@ static void test_mounts(void) {
 
 /* swaps (swap_add_extras(), swap_add_device_dependencies()): the device bound to up to 244, required from 245;
  * What= always a mounts-for path; system.slice whatever the options */
+/* Whether unit of the model of v requires the mounts for path (its mounts_for list). */
+static bool mounts_for(unsigned v, const char *unit, const char *path) {
+        _cleanup_(model_freep) Model *m = NULL;
+        const ModelUnit *mu;
+        int r;
+
+        r = model_new(&(ModelOptions) { .root = root, .systemd = v }, rules, &m, NULL);
+        if (r < 0)
+                tap_bail("model_new(systemd %u): %s", v, strerror(-r));
+        if ((r = model_add(m, unit, NULL)) < 0 || (r = model_finish(m)) < 0)
+                tap_bail("the model of %s at %u: %s", unit, v, strerror(-r));
+        mu = model_get(m, unit);
+        if (!mu)
+                tap_bail("%s is not in the model of systemd %u", unit, v);
+        for (size_t i = 0; i < mu->n_mounts_for; i++)
+                if (streq(mu->mounts_for[i].path, path))
+                        return true;
+        return false;
+}
+
+/* RuntimeDirectory=a\:b:c x\x41y: from 250 the directories /run/a:b (the ':' escaped, the one after it the
+ * symlink's) and /run/xAy (a C escape); before, the words as written after unquoting, /run/a:b:c and /run/xx41y */
+static void test_exec_directory_words(void) {
+        tap_ok(mounts_for(252, "rd.service", "/run/a:b"), "252: RuntimeDirectory=a\\:b:c needs /run/a:b");
+        tap_ok(!mounts_for(252, "rd.service", "/run/a:b:c"), "252: not /run/a:b:c (c is the symlink)");
+        tap_ok(mounts_for(252, "rd.service", "/run/xAy"), "252: x\\x41y is /run/xAy");
+        tap_ok(mounts_for(249, "rd.service", "/run/a:b:c"), "249: the whole word, /run/a:b:c");
+        tap_ok(mounts_for(249, "rd.service", "/run/xx41y"), "249: no C escapes, /run/xx41y");
+}
+
 static void test_swaps(void) {
         tap_ok(has_rule(244, "dev-sdc2.swap", DEP_BINDS_TO, "dev-sdc2.device", "swap-device"), "244: BindsTo= device");
         NO_EDGE(244, "dev-sdc2.swap", DEP_REQUIRES, "dev-sdc2.device", "244: no Requires= device");
@@ -410,6 +442,7 @@ int main(void) {
         test_timers();
         test_mounts();
         test_swaps();
+        test_exec_directory_words();
         test_perpetual_units();
         test_mount_table();
         test_broken_rule();
