@@ -589,6 +589,18 @@ static bool abs_path_ok(const char *s) {
 /* config_parse_device_allow() (src/core/load-fragment.c@v247..v261): the first word (quotes taken off) is
  * block-NAME, char-NAME, or a normalized path below /dev/ or /run/systemd/inaccessible/ (path_simplify_and_warn(),
  * valid_device_node_path()); what follows, if anything, only of r, w and m. NULL when good, else why not. */
+/* The word at p as extract_first_word(EXTRACT_UNQUOTE) gives it, for a word quoted whole or not at all: a new
+ * string in *ret and where the word ends; NULL with *ret NULL for an unclosed quote (or out of memory). */
+static const char *take_word(const char *p, char **ret) {
+        if (*p == '"' || *p == '\'') {
+                const char *e = strchr(p + 1, *p);
+                *ret = e ? strndup_safe(p + 1, (size_t) (e - p - 1)) : NULL;
+                return e ? e + 1 : NULL;
+        }
+        *ret = strndup_safe(p, strcspn(p, WHITESPACE));
+        return *ret ? p + strlen(*ret) : NULL;
+}
+
 static bool below_dir(const char *path, const char *dir) {
         const char *r = startswith(path, dir);
         return r && (*r == 0 || *r == '/');
@@ -598,19 +610,9 @@ static const char *device_allow_why(const char *value) {
         _cleanup_(freep) char *path = NULL, *simple = NULL;
         const char *p = value + strspn(value, WHITESPACE), *rest;
 
-        if (*p == '"' || *p == '\'') {
-                const char *e = strchr(p + 1, *p);
-                if (!e)
-                        return "a quote that is not closed";
-                path = strndup_safe(p + 1, (size_t) (e - p - 1));
-                rest = e + 1;
-        } else {
-                size_t n = strcspn(p, WHITESPACE);
-                path = strndup_safe(p, n);
-                rest = p + n;
-        }
-        if (!path)
-                return "out of memory";
+        rest = take_word(p, &path);
+        if (!rest)
+                return "a quote that is not closed";
         if (!startswith(path, "block-") && !startswith(path, "char-")) {
                 simple = path_simplify_dup(path);
                 if (!simple || isempty(simple) || strlen(simple) > PATH_MAX || !path_is_normalized(simple))
@@ -725,27 +727,15 @@ int rules_key_check_value(const KeyInfo *k, const char *value, unsigned v, const
         case VALUE_SYNTAX_ABSOLUTE_PATH_LIST:
                 for (const char *p = value + strspn(value, WHITESPACE); *p; p += strspn(p, WHITESPACE)) {
                         _cleanup_(freep) char *w = NULL;
-                        size_t n;
-                        /* extract_first_word(EXTRACT_UNQUOTE) of a word that is quoted whole, or of none */
-                        if (p[0] == '"' || p[0] == '\'') {
-                                const char *e = strchr(p + 1, p[0]);
-                                if (!e) {
-                                        why = "a quote that is not closed";
-                                        goto bad;
-                                }
-                                w = strndup_safe(p + 1, (size_t) (e - p - 1));
-                                n = (size_t) (e - p + 1);
-                        } else {
-                                n = strcspn(p, WHITESPACE);
-                                w = strndup_safe(p, n);
+                        p = take_word(p, &w);
+                        if (!p) {
+                                why = "a quote that is not closed";
+                                goto bad;
                         }
-                        if (!w)
-                                return -ENOMEM;
                         if (!abs_path_ok(w)) {
                                 why = "a path that is not absolute and normalized";
                                 goto bad;
                         }
-                        p += n;
                 }
                 break;
         case VALUE_SYNTAX_DEVICE_ALLOW:
