@@ -412,6 +412,11 @@ bool path_is_normalized(const char *p) {
         return true;
 }
 
+bool path_startswith_dir(const char *path, const char *dir) {
+        const char *t = startswith(path, dir);
+        return t && (*t == 0 || *t == '/');
+}
+
 const char *path_basename(const char *p) {
         const char *s = strrchr(p, '/');
         return s ? s + 1 : p;

@@ -162,6 +162,8 @@ bool path_is_absolute(const char *p);
 /* Normalises a path: collapses "//" and "/./", strips a trailing "/". Returns NULL on OOM. Refuses nothing. */
 char *path_simplify_dup(const char *p);
 bool path_is_normalized(const char *p);
+/* Is path dir itself or below it (component-wise: "/dev" covers "/dev/null", not "/devices")? */
+bool path_startswith_dir(const char *path, const char *dir);
 const char *path_basename(const char *p);
 /* Cuts the last component off the absolute path p in place ("/a/b" -> "/a", "/a" -> "/"). Returns false, leaving
  * p alone, when p is "/" already: a loop over a path and each of its parents is do { ... } while (path_cut_last(p)). */

@@ -95,11 +95,6 @@ int check_evidence_cycles(const LintContext *c, Finding *f, const Cycle * const 
         return 0;
 }
 
-bool path_startswith_dir(const char *path, const char *dir) {
-        const char *t = startswith(path, dir);
-        return t && (*t == 0 || *t == '/');
-}
-
 int check_evidence_after_edges(const LintContext *c, Finding *f, const ModelUnit *u) {
         const Graph *g = model_graph(c->model);
         bool any = false;

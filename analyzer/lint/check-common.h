@@ -5,9 +5,6 @@
 
 #include "lint/lint.h"
 
-/* Is path dir itself or below it? */
-bool path_startswith_dir(const char *path, const char *dir);
-
 /* The common judgement of the two "before remount" checks: paths on the root file system need the unit ordered
  * after systemd-remount-fs.service. Adds one finding (with evidence and a fix) when it is not. */
 int check_root_writable(const LintContext *c, ModelUnit *u, FindingList *out, const char *id, char **paths,

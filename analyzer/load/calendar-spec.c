@@ -20,8 +20,7 @@ typedef struct Component {
 
 typedef struct Chain {
         Component *c;
-        size_t n;
-        bool set; /* false: "*" or not given */
+        size_t n; /* 0: "*" or not given */
 } Chain;
 
 typedef struct Spec {
@@ -34,7 +33,6 @@ typedef struct Spec {
 static void chain_done(Chain *c) {
         c->c = mfree(c->c);
         c->n = 0;
-        c->set = false;
 }
 
 static void spec_done(Spec *s) {
@@ -58,7 +56,6 @@ static int chain_add(Chain *c, int start, int stop, int repeat) {
                 return -ENOMEM;
         c->c = n;
         c->c[c->n++] = (Component) { start, stop, repeat };
-        c->set = true;
         return 0;
 }
 
@@ -264,7 +261,6 @@ static int parse_date(Spec *s, const char **p) {
                 if (value >= EPOCH_YEAR_MAX_END)
                         return fail(s, *p, -ERANGE);
                 *p = t;
-                s->year.set = s->month.set = s->day.set = s->hour.set = s->minute.set = s->usec.set = true;
                 return 1;
         }
         r = parse_chain(s, &t, false, &first);

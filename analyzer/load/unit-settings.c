@@ -28,17 +28,22 @@ int unit_value_check(const KeyInfo *k, const char *key, const char *value, const
         _cleanup_(freep) char *expanded = NULL;
         int r = rules_key_check_value(k, value, v, ret_why);
 
-        if (r < 0 || !k ||
-            (k->syntax != VALUE_SYNTAX_SOCKET_ADDRESS && k->syntax != VALUE_SYNTAX_CALENDAR &&
-             k->syntax != VALUE_SYNTAX_DEVICE_ALLOW && k->syntax != VALUE_SYNTAX_SOCKET_BIND) ||
-            isempty(value) || !fs)
+        if (r < 0 || !k || isempty(value) || !fs)
                 return r;
-        /* (no specifiers: the item is parsed as written) */
-        if (k->syntax == VALUE_SYNTAX_SOCKET_BIND) {
+        switch (k->syntax) {
+        case VALUE_SYNTAX_SOCKET_BIND: {
+                /* (no specifiers: the item is parsed as written) */
                 const char *why = socket_bind_why(value, fs);
                 if (why && ret_why)
                         *ret_why = why;
                 return why ? -EINVAL : 0;
+        }
+        case VALUE_SYNTAX_SOCKET_ADDRESS:
+        case VALUE_SYNTAX_CALENDAR:
+        case VALUE_SYNTAX_DEVICE_ALLOW:
+                break; /* judged below, with the specifiers expanded where that is known */
+        default:
+                return r;
         }
         if (unit_name && strchr(value, '%')) {
                 r = specifier_expand(value, &(SpecifierContext) { .unit_name = unit_name, .features = fs },

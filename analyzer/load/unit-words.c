@@ -140,6 +140,40 @@ static size_t utf8_encode(char *out, uint32_t g) {
         return 0;
 }
 
+int words_first_field(const char *s, char sep, char **ret) {
+        /* an escape is at least as long as what it stands for (see words_split_flags()) */
+        _cleanup_(freep) char *out = malloc(strlen(s) + 1);
+        size_t n = 0;
+
+        if (!out)
+                return -ENOMEM;
+        for (const char *p = s; *p && *p != sep; p++) {
+                uint32_t u;
+                bool eight_bit;
+                int k;
+
+                if (*p != '\\') {
+                        out[n++] = *p;
+                        continue;
+                }
+                if (p[1] == sep) {
+                        out[n++] = *++p;
+                        continue;
+                }
+                k = cunescape_one(p + 1, &u, &eight_bit);
+                if (k < 0)
+                        return -EINVAL;
+                if (eight_bit)
+                        out[n++] = (char) u;
+                else
+                        n += utf8_encode(out + n, u);
+                p += k;
+        }
+        out[n] = 0;
+        *ret = TAKE_PTR(out);
+        return 0;
+}
+
 /* extract_first_word(p, ret, WHITESPACE, EXTRACT_UNQUOTE [| EXTRACT_CUNESCAPE]): returns 1 and a word, 0 at the
  * end, -EINVAL on an unbalanced quote, a trailing backslash or (with cunescape) a bad escape. Quotes may start
  * anywhere in a word; whitespace between words is skipped (and after the word, so *p is at the next word). */

@@ -23,6 +23,12 @@ typedef enum WordsFlags {
                                         * escape is kept as written, backslash and all (EXTRACT_UNESCAPE_RELAX) */
 } WordsFlags;
 
+/* The first field of extract_many_words(s, "SEP", EXTRACT_CUNESCAPE|EXTRACT_UNESCAPE_SEPARATORS): s up to the
+ * first sep no backslash escapes, "\SEP" read as sep and the other escapes C-decoded as cunescape_one() does (an
+ * exec directory's SOURCE of SOURCE[:SYMLINK]). Returns 0 with a new string, -EINVAL for an escape systemd
+ * refuses or a trailing backslash, -ENOMEM. */
+int words_first_field(const char *s, char sep, char **ret);
+
 /* The general form of words_split_quoted(): quotes are always removed. */
 int words_split_flags(const char *s, WordsFlags flags, char ***ret);
 

@@ -252,98 +252,6 @@ int model_unit_cond_holds(const Model *m, const ModelUnit *mu, const DepCond *c)
 
 /* ---- templates: "{name|fn|fn}" */
 
-static int unhex(char c) {
-        return c >= '0' && c <= '9' ? c - '0' : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10 : -1;
-}
-
-static size_t utf8_put(uint32_t c, char *out) {
-        if (c < 0x80) {
-                out[0] = (char) c;
-                return 1;
-        }
-        if (c < 0x800) {
-                out[0] = (char) (0xc0 | (c >> 6));
-                out[1] = (char) (0x80 | (c & 0x3f));
-                return 2;
-        }
-        if (c < 0x10000) {
-                out[0] = (char) (0xe0 | (c >> 12));
-                out[1] = (char) (0x80 | ((c >> 6) & 0x3f));
-                out[2] = (char) (0x80 | (c & 0x3f));
-                return 3;
-        }
-        out[0] = (char) (0xf0 | (c >> 18));
-        out[1] = (char) (0x80 | ((c >> 12) & 0x3f));
-        out[2] = (char) (0x80 | ((c >> 6) & 0x3f));
-        out[3] = (char) (0x80 | (c & 0x3f));
-        return 4;
-}
-
-/* The first field of extract_many_words(":", EXTRACT_CUNESCAPE|EXTRACT_UNESCAPE_SEPARATORS) of an exec directory
- * word (src/basic/extract-word.c, escape.c cunescape_one()@v250..v261): up to the first ':' that no backslash
- * escapes, with C escapes decoded; -EINVAL for an escape cunescape_one() refuses (systemd ignores the
- * assignment). */
-static int exec_directory_source(const char *in, char **ret) {
-        _cleanup_(freep) char *out = malloc(strlen(in) * 4 + 1);
-        size_t n = 0;
-
-        if (!out)
-                return -ENOMEM;
-        for (const char *p = in; *p && *p != ':'; p++) {
-                uint32_t c = 0;
-                int k, len;
-
-                if (*p != '\\') {
-                        out[n++] = *p;
-                        continue;
-                }
-                p++;
-                switch (*p) {
-                case ':': out[n++] = ':'; continue;
-                case 'a': out[n++] = '\a'; continue;
-                case 'b': out[n++] = '\b'; continue;
-                case 'f': out[n++] = '\f'; continue;
-                case 'n': out[n++] = '\n'; continue;
-                case 'r': out[n++] = '\r'; continue;
-                case 't': out[n++] = '\t'; continue;
-                case 'v': out[n++] = '\v'; continue;
-                case '\\': out[n++] = '\\'; continue;
-                case '"': out[n++] = '"'; continue;
-                case '\'': out[n++] = '\''; continue;
-                case 's': out[n++] = ' '; continue;
-                case 'x': case 'u': case 'U':
-                        len = *p == 'x' ? 2 : *p == 'u' ? 4 : 8;
-                        for (k = 1; k <= len; k++) {
-                                int h = unhex(p[k]);
-                                if (h < 0)
-                                        return -EINVAL;
-                                c = c << 4 | (uint32_t) h;
-                        }
-                        if (c == 0 || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-                                return -EINVAL;
-                        if (len == 2)
-                                out[n++] = (char) c;
-                        else
-                                n += utf8_put(c, out + n);
-                        p += len;
-                        continue;
-                default:
-                        if (*p >= '0' && *p <= '7' && p[1] >= '0' && p[1] <= '7' && p[2] >= '0' && p[2] <= '7') {
-                                c = (uint32_t) ((*p - '0') << 6 | (p[1] - '0') << 3 | (p[2] - '0'));
-                                if (c == 0 || c > 255)
-                                        return -EINVAL;
-                                out[n++] = (char) c;
-                                p += 2;
-                                continue;
-                        }
-                        return -EINVAL;
-                }
-        }
-        out[n] = 0;
-        *ret = TAKE_PTR(out);
-        return 0;
-}
-
 static int apply_function(const Model *m, const char *fn, char *v, char **ret) {
         _cleanup_(freep) char *in = v;
 
@@ -377,7 +285,7 @@ static int apply_function(const Model *m, const char *fn, char *v, char **ret) {
         if (streq(fn, "before-colon")) {
                 /* from 250 a word is SOURCE[:SYMLINK], with escapes; before, the word is the directory */
                 if (feature_enabled(&m->features, FEATURE_EXEC_DIRECTORY_SYMLINKS))
-                        return exec_directory_source(in, ret);
+                        return words_first_field(in, ':', ret);
                 *ret = TAKE_PTR(in);
                 return 0;
         }

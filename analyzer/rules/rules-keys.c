@@ -601,11 +601,6 @@ static const char *take_word(const char *p, char **ret) {
         return *ret ? p + strlen(*ret) : NULL;
 }
 
-static bool below_dir(const char *path, const char *dir) {
-        const char *r = startswith(path, dir);
-        return r && (*r == 0 || *r == '/');
-}
-
 static const char *device_allow_why(const char *value) {
         _cleanup_(freep) char *path = NULL, *simple = NULL;
         const char *p = value + strspn(value, WHITESPACE), *rest;
@@ -617,7 +612,7 @@ static const char *device_allow_why(const char *value) {
                 simple = path_simplify_dup(path);
                 if (!simple || isempty(simple) || strlen(simple) > PATH_MAX || !path_is_normalized(simple))
                         return "not a normalized path";
-                if (!below_dir(simple, "/dev") && !below_dir(simple, "/run/systemd/inaccessible"))
+                if (!path_startswith_dir(simple, "/dev") && !path_startswith_dir(simple, "/run/systemd/inaccessible"))
                         return "not a device node path (below /dev/ or /run/systemd/inaccessible/, or block- or char-)";
         }
         rest += strspn(rest, WHITESPACE);

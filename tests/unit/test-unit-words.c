@@ -190,7 +190,28 @@ static void test_split_flags(void) {
         tap_ok(words_split_flags("x \\", 0, &c) < 0, "a trailing backslash is an error without relax");
 }
 
+/* words_first_field(): an exec directory's SOURCE of SOURCE[:SYMLINK] */
+static void test_first_field(void) {
+        static const struct {
+                const char *in, *want; /* want NULL: -EINVAL */
+        } cases[] = {
+                { "plain", "plain" },     { "a:b", "a" },        { "a\\:b:c", "a:b" }, { "x\\x41y", "xAy" },
+                { "\\u00e9:x", "\xc3\xa9" }, { "o\\101", "oA" }, { "a\\q", NULL },     { "a\\", NULL },
+                { ":b", "" },
+        };
+        for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+                _cleanup_(freep) char *got = NULL;
+                int r = words_first_field(cases[i].in, ':', &got);
+                if (cases[i].want)
+                        tap_ok(r == 0 && streq_ptr(got, cases[i].want), "first field of %s: \"%s\" (got r=%d \"%s\")",
+                               cases[i].in, cases[i].want, r, strna(got));
+                else
+                        tap_ok(r == -EINVAL, "first field of %s: refused (got r=%d)", cases[i].in, r);
+        }
+}
+
 int main(void) {
+        test_first_field();
         test_split_flags();
         test_split();
         test_exec();
