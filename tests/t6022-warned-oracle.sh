@@ -7,6 +7,9 @@
 # a key support was removed for (ignored-since=), an obsolete dependency (<warn>), a cgroup key the unit's type
 # cannot have (<unsupported>: Delegate=, DelegateSubgroup=, ManagedOOM*= of sockets, mounts, swaps, slices).
 # fixtures/show/symlinks-paths: Symlinks= words that are not absolute, normalized paths (syntax="absolute-path-list").
+# fixtures/show/exit-status-signals: exit status lists and signals (syntax="exit-status-list", "signal"; the names of
+# rules/value-words.xml). fixtures/show/sched-priority: CPUSchedulingPriority= against the CPUSchedulingPolicy= set
+# before it, up to 251 (<range if-key=>), drop-ins included (their lines are DIR.d/FILE:LINE on both sides).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/oracle-lib.sh"
 # shellcheck disable=SC2086
@@ -22,14 +25,14 @@ warned_case() {
         units=$(tr ' ' '\n' < "$CASE/args" | grep -v -e '^--' -e '^$')
         for u in $units; do
                 oracle_in_ns "$w" oracle_chroot_verify "$w/m" "/etc/systemd/system/$u" 2>&1 |
-                        sed 's/\x1b\[[0-9;]*m//g' | grep -o "^/etc/systemd/system/$u:[0-9]*: .*" |
+                        sed 's/\x1b\[[0-9;]*m//g' | grep -oE "^/etc/systemd/system/$u(\.d/[^:/]+)?:[0-9]+: .*" |
                         sed 's|^/etc/systemd/system/||' || true
         done > "$w/sd.warn"
         [ -s "$w/sd.warn" ] || { echo "verify warned about nothing: it did not run?"; return 1; }
         cut -d: -f1,2 "$w/sd.warn" | sort -u > "$w/sd.lines"
         # shellcheck disable=SC2086
         oracle_in_ns "$w" "$BOOTRACE" show --root="$w/m" --systemd="$ver" $units 2>&1 > /dev/null |
-                sed "s|^$w/m/etc/systemd/system/||" | grep -E '^[^ :]+:[0-9]+: ' | cut -d: -f1,2 | sort -u > "$w/br.lines"
+                sed "s|^$w/m/etc/systemd/system/||" | grep -E '^[^ :]+:[0-9]+: (warning|error): ' | cut -d: -f1,2 | sort -u > "$w/br.lines"
         echo "# $suite ($ver): systemd warns about $(wc -l < "$w/sd.lines") lines, bootrace about $(wc -l < "$w/br.lines")"
         if ! diff -u "$w/sd.lines" "$w/br.lines" > "$w/diff"; then
                 echo "$suite: lines systemd (-) and bootrace (+) warn about:"

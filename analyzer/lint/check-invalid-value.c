@@ -43,7 +43,7 @@ int check_invalid_value(const LintContext *c, ModelUnit *u, FindingList *out) {
                         continue;
                 if (rejected && (isempty(s->value) || (k->type != VALUE_BOOL && k->type != VALUE_ENUM))) {
                         const char *why = NULL;
-                        if (unit_value_check(k, s->key, s->value, u->unit->id, c->version, model_features(c->model), &why) ==
+                        if (unit_setting_check(u->unit, u->st, i, k, c->version, model_features(c->model), &why) ==
                             -ENOMEM)
                                 return -ENOMEM;
                         if (!lint_finding(c, out, "invalid-value", u, file, s->line,

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include "load/calendar-spec.h"
+#include "load/exit-status.h"
 #include "load/socket-address.h"
 #include "load/specifier.h"
 #include "load/unit-settings.h"
@@ -38,6 +39,22 @@ int unit_value_check(const KeyInfo *k, const char *key, const char *value, const
                         *ret_why = why;
                 return why ? -EINVAL : 0;
         }
+        case VALUE_SYNTAX_SIGNAL: {
+                /* config_parse_signal(): no specifiers, and 0 is no signal either */
+                int sig = signal_parse(value, fs);
+                if (sig == -ENOENT || sig > 0)
+                        return 0;
+                if (ret_why)
+                        *ret_why = "not a signal (a name, with or without SIG, RTMIN+n, RTMAX-n or 1..64)";
+                return -EINVAL;
+        }
+        case VALUE_SYNTAX_EXIT_STATUS_LIST: {
+                /* config_parse_set_status(): no specifiers; a bad word is skipped, the others are kept */
+                const char *why = exit_status_list_why(value, fs);
+                if (why && ret_why)
+                        *ret_why = why;
+                return why ? -EINVAL : 0;
+        }
         case VALUE_SYNTAX_SOCKET_ADDRESS:
         case VALUE_SYNTAX_CALENDAR:
         case VALUE_SYNTAX_DEVICE_ALLOW:
@@ -66,6 +83,31 @@ int unit_value_check(const KeyInfo *k, const char *key, const char *value, const
         default:
                 return 0;
         }
+}
+
+/* The value key had when config_parse() reached setting i: the last assignment before i of key in the same section
+ * that took effect (NULL: none, or an empty one that reset it). */
+static const char *value_before(const Unit *u, const SettingStatus *st, size_t i, const char *key) {
+        for (size_t j = i; j-- > 0;) {
+                const Setting *s = &u->settings[j];
+                if (!streq(s->key, key) || !streq(s->section, u->settings[i].section))
+                        continue;
+                if (st[j] == SETTING_EFFECTIVE || st[j] == SETTING_OVERRIDDEN || st[j] == SETTING_EMPTY_RESET)
+                        return isempty(s->value) ? NULL : s->value;
+        }
+        return NULL;
+}
+
+int unit_setting_check(const Unit *u, const SettingStatus *st, size_t i, const KeyInfo *k, unsigned v,
+                       const FeatureSet *fs, const char **ret_why) {
+        const Setting *s = &u->settings[i];
+        int r = unit_value_check(k, s->key, s->value, u->id, v, fs, ret_why);
+
+        if (r < 0 || !k || !k->range_if_key || isempty(s->value) || strchr(s->value, '%'))
+                return r;
+        /* a number whose range depends on a key set before it (CPUSchedulingPriority= up to 251) */
+        r = rules_key_check_range_given(k, s->value, v, value_before(u, st, i, k->range_if_key), ret_why);
+        return r == 0 ? -EINVAL : 0;
 }
 
 int unit_settings_classify(const Unit *u, const Rules *rules, unsigned v, SettingStatus **ret, DiagList *diags) {
@@ -155,7 +197,7 @@ int unit_settings_classify(const Unit *u, const Rules *rules, unsigned v, Settin
                 if (info[i]->kind == KEY_SINGLE || info[i]->syntax != VALUE_SYNTAX_NONE) {
                         const char *why = NULL;
 
-                        int r = unit_value_check(info[i], s->key, s->value, u->id, v, fs_ok ? &fs : NULL, &why);
+                        int r = unit_setting_check(u, st, i, info[i], v, fs_ok ? &fs : NULL, &why);
                         if (r == -ENOMEM)
                                 return r;
                         if (r < 0) {
@@ -166,6 +208,13 @@ int unit_settings_classify(const Unit *u, const Rules *rules, unsigned v, Settin
 
                                 if (len > 1024 && asprintf_safe(&shown, "(%zu bytes)", len) < 0)
                                         return -ENOMEM;
+                                if (info[i]->syntax == VALUE_SYNTAX_EXIT_STATUS_LIST) {
+                                        /* only the bad word is lost: the setting stays in effect */
+                                        (void) diag_add(diags, DIAG_WARNING, file, s->line,
+                                                        "%s=%s: %s for systemd %u, that word is ignored", s->key,
+                                                        shown ?: s->value, strna(why), v);
+                                        continue;
+                                }
                                 st[i] = fatal ? SETTING_FATAL : SETTING_INVALID;
                                 stopped = fatal;
                                 (void) diag_add(diags, DIAG_WARNING, file, s->line,

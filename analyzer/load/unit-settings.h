@@ -35,6 +35,11 @@ const char *setting_status_to_string(SettingStatus s);
 int unit_value_check(const KeyInfo *k, const char *key, const char *value, const char *unit_name, unsigned v,
                      const FeatureSet *fs, const char **ret_why);
 
+/* unit_value_check() of setting i of u, and the checks that depend on what came before it in the unit: a number
+ * whose range depends on another key's value (<range if-key=>), judged with the statuses st of settings 0..i-1. */
+int unit_setting_check(const Unit *u, const SettingStatus *st, size_t i, const KeyInfo *k, unsigned v,
+                       const FeatureSet *fs, const char **ret_why);
+
 /* Computes the status of every setting of u (ret has u->n_settings entries, caller frees) for systemd version v.
  * Warnings systemd would log (unknown key, unknown section, unsupported key) are added to diags. */
 int unit_settings_classify(const Unit *u, const Rules *rules, unsigned v, SettingStatus **ret, DiagList *diags);

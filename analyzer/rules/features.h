@@ -105,7 +105,11 @@
         X(SOCKET_BIND_PORT_ZERO, "socket-bind-port-zero")                                                       \
         X(PATH_PRINTF_MAX, "path-printf-max")                                                                   \
         /* calendar specifications (OnCalendar=: load/calendar-spec.c) */                                       \
-        X(CALENDAR_SPEC_PARSE, "calendar-spec-parse")
+        X(CALENDAR_SPEC_PARSE, "calendar-spec-parse")                                                           \
+        /* exit statuses and signals (SuccessExitStatus=, KillSignal=, ...: load/exit-status.c) */             \
+        X(EXIT_STATUS_NAMES, "exit-status-names")                                                               \
+        X(SIGNAL_PARSE_RTMAX, "signal-parse-rtmax")                                                             \
+        X(NUMBER_BASE_PREFIXES, "number-base-prefixes")
 
 #define _FEATURE_ENUM(e, s) FEATURE_##e,
 typedef enum Feature {

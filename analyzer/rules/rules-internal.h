@@ -67,6 +67,9 @@ typedef struct KeyFact {
         char *text;             /* WARN */
         char *value;            /* WARN: only when the key is given this value (NULL: any value) */
         unsigned unit_types;    /* UNSUPPORTED: the unit types (bits) that cannot have the key */
+        char *if_key;           /* RANGE: holds only while if_key, set before in the unit, has one of if_values */
+        char **if_values;
+        bool if_unset;          /* RANGE with if_key: also while if_key is not set (or was reset) */
 } KeyFact;
 
 typedef struct KeyEntry {
@@ -148,6 +151,10 @@ struct Rules {
         TargetTmpfiles *target_tmpfiles;
         size_t n_target_tmpfiles;
 
+        /* value-words.xml */
+        struct ValueWordSet *word_sets;
+        size_t n_word_sets;
+
         /* add the parsed data of new rules file kinds here */
 };
 
@@ -172,6 +179,9 @@ typedef struct FeatureRange {
 int rules_parse_features(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
 int rules_features_finish(Rules *r, DiagList *diags);
 void rules_features_done(Rules *r);
+
+int rules_parse_value_words(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
+void rules_value_words_done(Rules *r);
 
 int rules_parse_targets(Rules *r, const RulesFile *f, xmlDoc *doc, DiagList *diags);
 void rules_targets_done(Rules *r);

@@ -37,6 +37,8 @@ static const char * const value_syntax_table[_VALUE_SYNTAX_MAX] = {
         [VALUE_SYNTAX_CALENDAR] = "calendar",
         [VALUE_SYNTAX_DEVICE_ALLOW] = "device-allow",
         [VALUE_SYNTAX_SOCKET_BIND] = "socket-bind",
+        [VALUE_SYNTAX_SIGNAL] = "signal",
+        [VALUE_SYNTAX_EXIT_STATUS_LIST] = "exit-status-list",
 };
 
 const char *value_syntax_to_string(ValueSyntax x) {
@@ -77,6 +79,8 @@ static KeyEntry *key_entry_free(KeyEntry *e) {
         for (size_t i = 0; i < e->n_facts; i++) {
                 free(e->facts[i].text);
                 free(e->facts[i].value);
+                free(e->facts[i].if_key);
+                strv_free(e->facts[i].if_values);
         }
         free(e->facts);
         return mfree(e);
@@ -182,6 +186,63 @@ static int parse_number(const char *s, long long *ret) {
 static int parse_unit_types(const RulesFile *f, xmlNode *n, unsigned *ret_mask, const char **ret_section,
                             DiagList *diags);
 
+/* if-key="KEY" if-values="A B" if-unset="yes" of a <range>: the range holds only while KEY, set before in the
+ * unit, has one of those values (or, with if-unset, is not set). All ranges of a key that have a condition name the
+ * same KEY (KeyInfo.range_if_key). */
+static int parse_range_condition(KeyEntry *e, KeyFact *x, const RulesFile *f, xmlNode *c, DiagList *diags) {
+        const char *key = xml_attr(c, "if-key"), *values = xml_attr(c, "if-values"), *unset = xml_attr(c, "if-unset");
+
+        if (!key) {
+                if (values || unset)
+                        return rules_bad(diags, f->path, xml_line(c), "<range> of %s=: if-values= or if-unset= "
+                                         "without if-key=", e->info.name);
+                return 0;
+        }
+        if (isempty(key) || isempty(values))
+                return rules_bad(diags, f->path, xml_line(c), "<range> of %s=: if-key= needs a key and if-values=",
+                                 e->info.name);
+        if (e->info.range_if_key && !streq(e->info.range_if_key, key))
+                return rules_bad(diags, f->path, xml_line(c), "<range> of %s=: if-key=%s, but another range "
+                                 "depends on %s=", e->info.name, key, e->info.range_if_key);
+        x->if_key = strdup(key);
+        if (!x->if_key)
+                return -ENOMEM;
+        for (const char *p = values + strspn(values, WHITESPACE); *p; p += strspn(p, WHITESPACE)) {
+                size_t n = strcspn(p, WHITESPACE);
+                if (strv_push(&x->if_values, strndup_safe(p, n)) < 0)
+                        return -ENOMEM;
+                p += n;
+        }
+        x->if_unset = unset && parse_boolean(unset) > 0;
+        e->info.range_if_key = x->if_key;
+        /* the reason a value outside it is refused, made once: "out of range 1..99 while CPUSchedulingPolicy= is
+         * fifo or rr" */
+        _cleanup_(freep) char *list = NULL;
+        STRV_FOREACH(w, x->if_values) {
+                char *l = NULL;
+                if (asprintf_safe(&l, "%s%s%s", strempty(list), !list ? "" : w[1] ? ", " : " or ", *w) < 0)
+                        return -ENOMEM;
+                free(list);
+                list = l;
+        }
+        if (asprintf_safe(&x->text, "out of range %lld..%lld while %s= is %s%s", x->min, x->max, key, list,
+                          x->if_unset ? " (or not set)" : "") < 0)
+                return -ENOMEM;
+        return 0;
+}
+
+/* Can two facts of one kind hold for the same unit at once? Not two ranges with conditions that exclude each other. */
+static bool conditions_meet(const KeyFact *a, const KeyFact *b) {
+        if (!a->if_key || !b->if_key)
+                return !a->if_key && !b->if_key;
+        if (a->if_unset && b->if_unset)
+                return true;
+        STRV_FOREACH(w, a->if_values)
+                if (strv_contains(b->if_values, *w))
+                        return true;
+        return false;
+}
+
 /* <range>, <fatal>, <empty>, <warn>, <unsupported>: one KeyFact each; two facts of one kind must not overlap in
  * versions */
 static int parse_facts(KeyEntry *e, const RulesFile *f, xmlNode *n, DiagList *diags) {
@@ -238,6 +299,9 @@ static int parse_facts(KeyEntry *e, const RulesFile *f, xmlNode *n, DiagList *di
                         if (x->has_min && x->has_max && x->min > x->max)
                                 return rules_bad(diags, f->path, xml_line(c), "<range> of %s=: min is above max",
                                                 e->info.name);
+                        q = parse_range_condition(e, x, f, c, diags);
+                        if (q < 0)
+                                return q;
                 } else if (k == KEY_FACT_EMPTY)
                         x->empty_reset = streq(strempty(xml_attr(c, "means")), "reset");
                 else if (k == KEY_FACT_WARN) {
@@ -261,9 +325,12 @@ static int parse_facts(KeyEntry *e, const RulesFile *f, xmlNode *n, DiagList *di
                 }
                 for (size_t i = 0; i < e->n_facts; i++)
                         if (e->facts[i].kind == k && streq_ptr(e->facts[i].value, x->value) &&
+                            conditions_meet(&e->facts[i], x) &&
                             ranges_overlap(e->facts[i].since, e->facts[i].until, x->since, x->until)) {
                                 x->text = mfree(x->text);
                                 x->value = mfree(x->value);
+                                x->if_key = mfree(x->if_key);
+                                x->if_values = strv_free(x->if_values);
                                 return rules_bad(diags, f->path, xml_line(c),
                                                 "two <%s> facts of %s= hold for the same version", names[k],
                                                 e->info.name);
@@ -530,9 +597,35 @@ static const KeyFact *fact_at(const KeyInfo *k, KeyFactKind kind, unsigned v) {
         const KeyEntry *e = entry_of(k);
 
         for (size_t i = 0; i < e->n_facts; i++)
-                if (e->facts[i].kind == kind && fact_holds(&e->facts[i], v))
+                if (e->facts[i].kind == kind && !e->facts[i].if_key && fact_holds(&e->facts[i], v))
                         return &e->facts[i];
         return NULL;
+}
+
+int rules_key_check_range_given(const KeyInfo *k, const char *value, unsigned v, const char *given,
+                                const char **ret_why) {
+        const KeyEntry *e;
+        long long x;
+
+        if (!k || !value)
+                return -EINVAL;
+        e = entry_of(k);
+        for (size_t i = 0; i < e->n_facts; i++) {
+                const KeyFact *r = &e->facts[i];
+                if (r->kind != KEY_FACT_RANGE || !r->if_key || !fact_holds(r, v))
+                        continue;
+                if (given ? !strv_contains(r->if_values, given) : !r->if_unset)
+                        continue;
+                if (parse_number(value, &x) < 0)
+                        return -EINVAL;
+                if ((r->has_min && x < r->min) || (r->has_max && x > r->max)) {
+                        if (ret_why)
+                                *ret_why = r->text;
+                        return 0;
+                }
+                return 1;
+        }
+        return -ENOENT;
 }
 
 bool rules_key_fatal(const KeyInfo *k, unsigned v) {

@@ -41,6 +41,13 @@ static const RulesFileKind rules_file_kinds[] = {
                 .done = rules_unit_keys_done,
         },
         {
+                .pattern = "value-words.xml",
+                .schema = "value-words.rng",
+                .required = false,
+                .parse = rules_parse_value_words,
+                .done = rules_value_words_done,
+        },
+        {
                 .pattern = "dependencies.xml",
                 .schema = "dependencies.rng",
                 .required = true,

@@ -105,6 +105,8 @@ typedef enum ValueSyntax {
         VALUE_SYNTAX_CALENDAR,          /* a calendar specification (load/calendar-spec.h judges it) */
         VALUE_SYNTAX_DEVICE_ALLOW,      /* DeviceAllow=: a device node path, block-NAME or char-NAME, then rwm */
         VALUE_SYNTAX_SOCKET_BIND,       /* SocketBindAllow=/Deny=: load/socket-address.h socket_bind_why() */
+        VALUE_SYNTAX_SIGNAL,            /* a signal, as load/exit-status.h signal_parse() reads it */
+        VALUE_SYNTAX_EXIT_STATUS_LIST,  /* exit statuses and signals (load/exit-status.h exit_status_list_why()) */
         _VALUE_SYNTAX_MAX,
         _VALUE_SYNTAX_INVALID = -EINVAL,
 } ValueSyntax;
@@ -125,6 +127,7 @@ typedef struct KeyInfo {
         const char *renamed_to; /* for deprecated aliases, or NULL */
         unsigned ignored_since; /* systemd still accepts the key but ignores it from this version on (0 = never) */
         ValueSyntax syntax;   /* VALUE_SYNTAX_NONE: the type alone decides */
+        const char *range_if_key; /* some <range> depends on the value of this key set before (if-key=), or NULL */
 } KeyInfo;
 
 /* Looks a key up for a unit of type t in section at systemd version v. Returns NULL when unknown (the caller
@@ -142,6 +145,11 @@ bool rules_key_value_known(const KeyInfo *k, const char *value, unsigned v);
  * rules_key_fatal()); *ret_why (optional) then says why in a few words (static text). Values with specifiers
  * ('%') are accepted where the syntax cannot be judged before expansion. */
 int rules_key_check_value(const KeyInfo *k, const char *value, unsigned v, const char **ret_why);
+/* The <range>s of k that depend on another key (if-key=): is the number value inside the one that holds in v
+ * while that key has the value given (NULL: not set, or reset)? 1 inside, 0 outside (*ret_why, optional, says
+ * why), -ENOENT when no such range holds (nothing to judge), -EINVAL when value is not a number. */
+int rules_key_check_range_given(const KeyInfo *k, const char *value, unsigned v, const char *given,
+                                const char **ret_why);
 /* Does a bad value of k refuse the whole unit in v (<fatal>)? */
 bool rules_key_fatal(const KeyInfo *k, unsigned v);
 /* Does systemd v warn that k is not supported for units of type t and ignore it (<unsupported>)? */
@@ -150,6 +158,10 @@ bool rules_key_unsupported(const KeyInfo *k, UnitType t, unsigned v);
 const char *rules_key_warning(const KeyInfo *k, unsigned v, const char *value);
 /* The versions of one word of k->values (prefix words match by prefix). Returns 0, or -ENOENT. */
 int rules_key_value_since(const KeyInfo *k, const char *value, unsigned *ret_since, unsigned *ret_until);
+/* ---- named words inside values (rules/value-words.xml) */
+/* Is word one of set's words ("exit-status", "signal") in version v? 1 or 0; -ENOENT when r has no such set (the
+ * file is optional: the caller leaves names unjudged). */
+int rules_value_word_known(const Rules *r, const char *set, const char *word, unsigned v);
 /* Every key entry in file order (for listings and tests). */
 size_t rules_key_count(const Rules *r);
 const KeyInfo *rules_key_get(const Rules *r, size_t i);

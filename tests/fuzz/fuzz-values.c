@@ -1,19 +1,20 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Fuzzes the value judges of load/: the input is a value (up to its first NUL, as a unit file line would hold
- * it) judged as a listening address of each Listen*= key, a calendar specification, a SocketBindAllow= item and
- * a DeviceAllow= value, as written and as expanded, at versions on both sides of their version facts. None may
- * crash, and a refusal always comes with its reason. */
+ * it) judged as a listening address of each Listen*= key, a calendar specification, a SocketBindAllow= item,
+ * a DeviceAllow= value, a signal and an exit status list, as written and as expanded, at versions on both sides
+ * of their version facts. None may crash, and a refusal always comes with its reason. */
 
 #include "fuzz-util.h"
 #include "fuzz.h"
 #include "load/calendar-spec.h"
+#include "load/exit-status.h"
 #include "load/socket-address.h"
 #include "load/unit-settings.h"
 
 #define INPUT_MAX (64 * 1024)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-        static const unsigned versions[] = { 246, 247, 249, 254, 256, 262 };
+        static const unsigned versions[] = { 237, 239, 242, 243, 246, 247, 249, 254, 256, 260, 262 };
         static const char *const keys[] = { "ListenStream", "ListenDatagram", "ListenSequentialPacket" };
         static const Rules *rules;
         _cleanup_(freep) char *value = NULL;
@@ -47,6 +48,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                         if ((calendar_spec_judge(value, expanded, fs, &why) == CALENDAR_BAD) != (why != NULL))
                                 abort();
                 (void) socket_bind_why(value, fs);
+                {
+                        /* a signal is a number 1..64 or refused; the list judge always says why it refuses */
+                        int sig = signal_parse(value, fs);
+                        if (sig == 0 || sig > 64)
+                                abort();
+                        why = exit_status_list_why(value, fs);
+                        if (why && !*why)
+                                abort();
+                }
                 if (dev && unit_value_check(dev, "DeviceAllow", value, "a@b.service", versions[i], fs, &why) == -ENOMEM)
                         abort();
         }

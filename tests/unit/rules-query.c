@@ -5,7 +5,9 @@
  *                               do not know for that unit type and version; exit 1 if there was one
  *   rules-query dump VERSION    "Section.Key" for every key known (and not ignored) at VERSION, one per type section,
  *                               sorted: comparable with systemd's dump-configuration-items
- *   rules-query range LO HI     "Section Key since until" for keys whose since or until+1 lies in LO..HI */
+ *   rules-query range LO HI     "Section Key since until" for keys whose since or until+1 lies in LO..HI
+ *   rules-query words VERSION SET   stdin: one word per line; prints those of value-words.xml's SET known at VERSION
+ *                               (t6023: the exit status names against systemd-analyze exit-status) */
 #include "rules/rules.h"
 
 static const char * const type_names[_UNIT_TYPE_MAX] = {
@@ -95,14 +97,33 @@ static int cmd_range(const Rules *rules, unsigned lo, unsigned hi) {
         return 0;
 }
 
+static int cmd_words(const Rules *rules, unsigned v, const char *set) {
+        char line[256];
+
+        while (fgets(line, sizeof line, stdin)) {
+                line[strcspn(line, "\n")] = 0;
+                int r = rules_value_word_known(rules, set, line, v);
+                if (r < 0) {
+                        fprintf(stderr, "no word set %s: %s\n", set, strerror(-r));
+                        return 2;
+                }
+                if (r > 0)
+                        printf("%s\n", line);
+        }
+        return 0;
+}
+
 int main(int argc, char **argv) {
         _cleanup_(rules_freep) Rules *rules = NULL;
         DiagList diags = {};
         unsigned a = 0, b = 0;
         int r;
 
-        if (argc < 3 || safe_atou(argv[2], &a) < 0 || (argc > 3 && safe_atou(argv[3], &b) < 0)) {
-                fprintf(stderr, "usage: rules-query known|dump VERSION | range LO HI\n");
+        bool words = argc > 1 && streq(argv[1], "words");
+
+        if (argc < 3 || safe_atou(argv[2], &a) < 0 || (argc > 3 && !words && safe_atou(argv[3], &b) < 0) ||
+            (words && argc != 4)) {
+                fprintf(stderr, "usage: rules-query known|dump VERSION | range LO HI | words VERSION SET\n");
                 return 2;
         }
         r = rules_load(NULL, &rules, &diags);
@@ -116,6 +137,8 @@ int main(int argc, char **argv) {
                 return cmd_known(rules, a);
         if (streq(argv[1], "dump"))
                 return cmd_dump(rules, a);
+        if (words)
+                return cmd_words(rules, a, argv[3]);
         if (streq(argv[1], "range") && argc > 3)
                 return cmd_range(rules, a, b);
         fprintf(stderr, "unknown command %s\n", argv[1]);

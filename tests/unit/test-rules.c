@@ -43,11 +43,13 @@ static const char *valid_keys =
         "  </section>\n"
         "</unit-keys>\n";
 
-/* Writes targets.xml, unit-keys.xml and (unless NULL) messages.xml and base-252.xml into a fresh directory (with
+/* Writes targets.xml, unit-keys.xml and (unless NULL) messages.xml, base-252.xml and value-words.xml into a fresh
+ * directory (with
  * the real schemas; with targets NULL, a copy of the whole real rules directory, so that cross-file checks run),
  * loads it and checks that it fails with a DIAG_ERROR at file:line and that nothing was printed to stderr. */
 static void check_broken_full(const char *name, const char *targets, const char *keys, const char *messages,
-                              const char *base, const char *bad_file, unsigned bad_line, const char *needle) {
+                              const char *base, const char *bad_file, unsigned bad_line, const char *needle,
+                              const char *value_words) {
         _cleanup_(freep) char *dir = NULL, *schema = NULL, *want_file = NULL, *errpath = NULL;
         _cleanup_(rules_freep) Rules *r = NULL;
         DiagList diags = {};
@@ -79,7 +81,8 @@ static void check_broken_full(const char *name, const char *targets, const char 
         if ((targets && write_file(dir, "targets.xml", targets) < 0) ||
             (keys && write_file(dir, "unit-keys.xml", keys) < 0) ||
             (messages && write_file(dir, "messages.xml", messages) < 0) ||
-            (base && write_file(dir, "base-252.xml", base) < 0))
+            (base && write_file(dir, "base-252.xml", base) < 0) ||
+            (value_words && write_file(dir, "value-words.xml", value_words) < 0))
                 goto fail;
         want_file = strjoin(dir, "/", bad_file);
         errpath = strjoin(dir, "/stderr");
@@ -119,7 +122,7 @@ fail:
 
 static void check_broken_ex(const char *name, const char *targets, const char *keys, const char *messages,
                             const char *bad_file, unsigned bad_line, const char *needle) {
-        check_broken_full(name, targets, keys, messages, NULL, bad_file, bad_line, needle);
+        check_broken_full(name, targets, keys, messages, NULL, bad_file, bad_line, needle, NULL);
 }
 
 static void check_broken(const char *name, const char *targets, const char *keys, const char *bad_file,
@@ -188,7 +191,7 @@ static void test_messages(const Rules *r) {
 
 static void check_broken_base(const char *name, const char *targets, const char *keys, const char *base,
                               const char *bad_file, unsigned bad_line, const char *needle) {
-        check_broken_full(name, targets, keys, NULL, base, bad_file, bad_line, needle);
+        check_broken_full(name, targets, keys, NULL, base, bad_file, bad_line, needle, NULL);
 }
 
 static void test_broken_base_targets(void) {
@@ -280,6 +283,63 @@ static void test_broken(void) {
                      "  <target name=\"a&ext;\" systemd=\"1\" status=\"verified\"/>\n</targets>\n",
                      valid_keys, "targets.xml", 3, NULL);
         check_broken("missing file", valid_targets, NULL, "unit-keys.xml", 0, "missing");
+}
+
+/* value-words.xml: a set named twice, a word listed twice, a bad range; in a copy of the real rules */
+static void test_broken_value_words(void) {
+        check_broken_full("word set defined twice", NULL, NULL, NULL, NULL, "value-words.xml", 4, "defined twice",
+                          "<?xml version=\"1.0\"?>\n<value-words>\n"
+                          "  <word-set name=\"signal\" source=\"s\"><word name=\"HUP\"/></word-set>\n"
+                          "  <word-set name=\"signal\" source=\"s\"><word name=\"INT\"/></word-set>\n"
+                          "</value-words>\n");
+        check_broken_full("word listed twice", NULL, NULL, NULL, NULL, "value-words.xml", 5, "listed twice",
+                          "<?xml version=\"1.0\"?>\n<value-words>\n"
+                          "  <word-set name=\"exit-status\" source=\"s\">\n"
+                          "    <word name=\"KSM\" since=\"254\"/>\n"
+                          "    <word name=\"KSM\" since=\"255\"/>\n"
+                          "  </word-set>\n</value-words>\n");
+        check_broken_full("word since after until", NULL, NULL, NULL, NULL, "value-words.xml", 4, "after until",
+                          "<?xml version=\"1.0\"?>\n<value-words>\n"
+                          "  <word-set name=\"exit-status\" source=\"s\">\n"
+                          "    <word name=\"KSM\" since=\"254\" until=\"250\"/>\n"
+                          "  </word-set>\n</value-words>\n");
+        /* <range if-key=>: all conditional ranges of a key name one key */
+        check_broken("two if-keys for one key", valid_targets, "<?xml version=\"1.0\"?>\n<unit-keys>\n"
+                     "  <type-section unit-types=\"service\">\n"
+                     "    <key name=\"CPUSchedulingPriority\" kind=\"single\" type=\"string\" since=\"0\" syntax=\"int\">\n"
+                     "      <range min=\"0\" max=\"0\" if-key=\"CPUSchedulingPolicy\" if-values=\"other\"/>\n"
+                     "      <range min=\"1\" max=\"9\" if-key=\"Nice\" if-values=\"1\"/>\n"
+                     "    </key>\n  </type-section>\n</unit-keys>\n", "unit-keys.xml", 6, "depends on");
+        check_broken("two conditional ranges for one value", valid_targets, "<?xml version=\"1.0\"?>\n<unit-keys>\n"
+                     "  <type-section unit-types=\"service\">\n"
+                     "    <key name=\"CPUSchedulingPriority\" kind=\"single\" type=\"string\" since=\"0\" syntax=\"int\">\n"
+                     "      <range min=\"0\" max=\"0\" if-key=\"CPUSchedulingPolicy\" if-values=\"other rr\"/>\n"
+                     "      <range min=\"1\" max=\"9\" if-key=\"CPUSchedulingPolicy\" if-values=\"rr\"/>\n"
+                     "    </key>\n  </type-section>\n</unit-keys>\n", "unit-keys.xml", 6, "same version");
+}
+
+/* The shipped words and the conditional range, as the loader reads them. */
+static void test_value_words(const Rules *r) {
+        const KeyInfo *prio = rules_key_lookup(r, UNIT_SERVICE, "Service", "CPUSchedulingPriority", 247);
+        const KeyInfo *prio252 = rules_key_lookup(r, UNIT_SERVICE, "Service", "CPUSchedulingPriority", 252);
+        const char *why = NULL;
+
+        TAP_INTEQ(rules_value_word_known(r, "exit-status", "KSM", 253), 0, "KSM is no exit status at 253");
+        TAP_INTEQ(rules_value_word_known(r, "exit-status", "KSM", 254), 1, "KSM is one at 254");
+        TAP_INTEQ(rules_value_word_known(r, "signal", "TERM", 219), 1, "TERM is a signal name at 219");
+        TAP_INTEQ(rules_value_word_known(r, "signal", "SIGTERM", 262), 0, "signal names are written without SIG");
+        TAP_INTEQ(rules_value_word_known(r, "no-such-set", "x", 252), -ENOENT, "an unknown set: -ENOENT");
+        tap_ok(prio && prio->range_if_key && streq(prio->range_if_key, "CPUSchedulingPolicy"),
+               "CPUSchedulingPriority= at 247 depends on CPUSchedulingPolicy=");
+        TAP_INTEQ(rules_key_check_range_given(prio, "5", 247, NULL, &why), 0, "priority 5, no policy: out of range");
+        tap_ok(why && strstr(why, "0..0"), "the reason names the range: %s", strna(why));
+        TAP_INTEQ(rules_key_check_range_given(prio, "5", 247, "fifo", NULL), 1, "priority 5 with fifo: inside");
+        TAP_INTEQ(rules_key_check_range_given(prio, "0", 247, "rr", NULL), 0, "priority 0 with rr: outside");
+        TAP_INTEQ(rules_key_check_range_given(prio, "0", 247, "batch", NULL), 1, "priority 0 with batch: inside");
+        TAP_INTEQ(rules_key_check_range_given(prio, "1", 247, "deadline", NULL), -ENOENT,
+                  "a policy no range names: not judged");
+        TAP_INTEQ(rules_key_check_range_given(prio252, "5", 252, NULL, NULL), -ENOENT,
+                  "from 252 no range depends on the policy");
 }
 
 /* The shipped profiles: defaults, extends, units with their package, links, names. */
@@ -756,6 +816,7 @@ int main(void) {
         test_key_unsupported(r);
         test_path_list_syntax(r);
         test_device_allow_syntax(r);
+        test_value_words(r);
         test_profiles(r);
 
         if (!mkdtemp(tmpdir)) {
@@ -767,6 +828,7 @@ int main(void) {
         test_profiles_broken();
         test_broken_messages();
         test_broken_base_targets();
+        test_broken_value_words();
         {
                 _cleanup_(freep) char *cmd = strjoin("rm -rf ", tmpdir);
                 if (cmd)
