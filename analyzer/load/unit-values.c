@@ -80,6 +80,17 @@ int setting_unit_names_foreach(const Unit *u, const Setting *s, const FeatureSet
         return 0;
 }
 
+/* A word kept unexpanded (a specifier in it is not known offline) that starts with a specifier whose value is always
+ * an absolute path: the directories (%t, %S, %C, %L, %E, %T, %V, %D, %d), the home and shell (%h, %s), the cgroup
+ * paths of the unit and its slice (%c, %r) and the fragment's path (%y, %Y). Whether it is absolute and normalized
+ * is then not judged (fixtures/show/mounts-for-specifiers, against verify by t6022). */
+static bool starts_absolute(const char *w) {
+        if (w[0] != '%' || !w[1])
+                return false;
+        /* %R, the root cgroup, is "" for the system manager: absolute only with what follows */
+        return strchr("tSCLETVDdshcryY", w[1]) || (w[1] == 'R' && w[2] == '/');
+}
+
 static int push_copy(const char *word, void *userdata) {
         return strv_extend(userdata, word);
 }
@@ -129,7 +140,7 @@ int setting_words(const Unit *u, const Setting *s, const KeyInfo *k, const Featu
                         return r;
                 if (r < 0 && r != -ENXIO)
                         continue;
-                if (k->type == VALUE_PATH_LIST) {
+                if (k->type == VALUE_PATH_LIST && !(r == -ENXIO && starts_absolute(e + strspn(e, "-+")))) {
                         /* systemd simplifies the path ("//", "/./", a trailing "/") and then refuses only relative
                          * paths and ".." components */
                         const char *p = e;
