@@ -38,4 +38,6 @@ for suite in $suites; do
                 [ -s "$1/sd.verdicts" ] || { echo "verify gave no verdicts"; exit 1; }
                 [ -s "$1/br.verdicts" ] || { echo "bootrace gave no verdicts"; exit 1; }
                 [ ! -s "$1/diff" ] || { echo "$(wc -l < "$1/diff") differences:"; head -200 "$1/diff"; exit 1; }' _ "$w"
+        test_expect "$suite: every exception listed for $(oracle_version "$suite") still excuses a difference" sh -c '
+                [ ! -s "$1/stale" ] || { echo "stale entries of verify-corpus-exceptions.txt:"; cat "$1/stale"; exit 1; }' _ "$w"
 done

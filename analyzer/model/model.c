@@ -686,6 +686,12 @@ static int run_after_pulled(Model *m, const Deferred *d, NewEdge **add, size_t *
 
                 if (!(d->action->deps & DEP_MASK(ed->type)) || ed->to == d->mu->node)
                         continue;
+                /* target_add_default_dependencies() runs in the type's load(), before unit_load() adds the
+                 * RequiresMountsFor= dependencies (unit_add_mount_dependencies(), src/core/unit.c@v247..v262), and a
+                 * mount unit loaded later adds its own to units loaded already: it never sees those */
+                const Origin *o = graph_origin(m->graph, ed->origin);
+                if (o && o->kind == ORIGIN_MOUNTS_FOR)
+                        continue;
                 other = model_unit_of_node(m, ed->to);
                 if (!other || !other->loaded || !other->default_deps || !d->mu->default_deps)
                         continue;
