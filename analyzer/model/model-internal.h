@@ -67,3 +67,4 @@ int model_apply_rules(Model *m, ModelUnit *mu, Deferred **deferred, size_t *n_de
 int model_find_reference_stubs(Model *m);
 bool model_edge_of_stub(const GraphEdge *e, void *userdata);
 int model_expand_mounts_for(Model *m, ModelUnit *mu);
+int model_refused_mount_dependencies(Model *m);

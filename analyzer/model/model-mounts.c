@@ -228,3 +228,73 @@ int model_expand_mounts_for(Model *m, ModelUnit *mu) {
         }
         return 0;
 }
+
+/* A mount unit file refused by mount_verify() (Where= not its name, What= missing) was refused only after
+ * mount_add_extras(): mount_add_mount_dependencies() had already given every unit loaded before it whose
+ * RequiresMountsFor=/WantsMountsFor= path lies at or below its Where= an After= and a Requires=/Wants= on it
+ * (origin path; src/core/mount.c@v247..v262 mount_load(), manager_get_units_requiring_mounts_for()). A unit loaded
+ * after it gets none: unit_add_mount_dependencies() finds mount units by name and only loaded ones. "Before" is
+ * the order the model loaded them in, which is PID 1's for the units named in one run. A refusal by a fatal setting
+ * comes before the extras and leaves nothing. */
+static bool refused_by_verify(const ModelUnit *mu) {
+        if (mu->unit->type != UNIT_MOUNT || !mu->unit->fragment_path || !mu->st ||
+            (mu->unit->load_state != LOAD_BAD_SETTING && mu->unit->load_state != LOAD_ERROR))
+                return false;
+        for (size_t i = 0; i < mu->unit->n_settings; i++)
+                if (mu->st[i] == SETTING_FATAL)
+                        return false;
+        return true;
+}
+
+int model_refused_mount_dependencies(Model *m) {
+        for (size_t j = 0; j < m->n_units; j++) {
+                ModelUnit *mount = m->units[j];
+                _cleanup_(freep) char *where_free = NULL, *where = NULL;
+                const char *w;
+
+                if (!refused_by_verify(mount))
+                        continue;
+                w = model_setting_value(m, mount, "Mount", "Where", &where_free);
+                if (isempty(w) || strchr(w, '%') || !path_is_absolute(w))
+                        continue;
+                where = path_simplify_dup(w);
+                if (!where)
+                        return -ENOMEM;
+                for (size_t i = 0; i < j; i++) {
+                        ModelUnit *mu = m->units[i];
+
+                        if (!mu->loaded || mu->reference_stub)
+                                continue;
+                        for (size_t k = 0; k < mu->n_mounts_for; k++) {
+                                const MountsFor *e = &mu->mounts_for[k];
+                                const Origin *eo = graph_origin(m->graph, e->origin);
+                                uint32_t origin;
+                                int r;
+
+                                if (!path_startswith_dir(e->path, where))
+                                        continue;
+                                r = graph_add_origin_borrowed(m->graph,
+                                                              &(Origin) {
+                                                                      .kind = ORIGIN_MOUNTS_FOR,
+                                                                      .sd = SD_ORIGIN_PATH,
+                                                                      .file = eo ? eo->file : NULL,
+                                                                      .line = eo ? eo->line : 0,
+                                                                      .rule = eo ? eo->rule : NULL,
+                                                                      .class = "path",
+                                                                      .detail = e->path,
+                                                                      .version = m->opts.systemd,
+                                                                      .base = mu->base,
+                                                              },
+                                                              &origin);
+                                if (r >= 0)
+                                        r = graph_add_edge(m->graph, mu->node, DEP_AFTER, mount->node, origin);
+                                if (r >= 0)
+                                        r = graph_add_edge(m->graph, mu->node, e->wants ? DEP_WANTS : DEP_REQUIRES,
+                                                           mount->node, origin);
+                                if (r < 0)
+                                        return r;
+                        }
+                }
+        }
+        return 0;
+}

@@ -746,6 +746,9 @@ int model_finish(Model *m) {
                         if (r < 0)
                                 return r;
                 }
+        r = model_refused_mount_dependencies(m);
+        if (r < 0)
+                return r;
         r = graph_finish(m->graph);
         if (r < 0)
                 return r;

@@ -238,6 +238,54 @@ static void test_mounts(void) {
         NO_EDGE(248, "stop.service", DEP_PROPAGATES_STOP_TO, "cal.service", "248 does not know PropagatesStopTo=");
 }
 
+/* The edges from first to second (of type t) when the model loads first, then second, at version v. */
+static bool edge_in_order(unsigned v, const char *first, const char *second, const char *from, DepType t,
+                          const char *to) {
+        _cleanup_(model_freep) Model *m = NULL;
+        uint32_t a, b;
+        EdgeSet e;
+        int r;
+
+        r = model_new(&(ModelOptions) { .root = root, .systemd = v }, rules, &m, NULL);
+        if (r < 0)
+                tap_bail("model_new(systemd %u): %s", v, strerror(-r));
+        if ((r = model_add(m, first, NULL)) < 0 || (r = model_add(m, second, NULL)) < 0 ||
+            (r = model_finish(m)) < 0)
+                tap_bail("model of %s, %s at %u: %s", first, second, v, strerror(-r));
+        if (graph_find_node(model_graph(m), from, &a) < 0 || graph_find_node(model_graph(m), to, &b) < 0)
+                tap_bail("%s or %s is not in the graph", from, to);
+        e = graph_out(model_graph(m), a);
+        for (size_t i = 0; i < e.n; i++) {
+                const GraphEdge *ed = graph_edge(model_graph(m), edge_set_get(&e, i));
+                if (ed->type == t && ed->to == b)
+                        return true;
+        }
+        return false;
+}
+
+/* A mount unit refused by mount_verify() (its name is not its Where=) leaves After=/Requires= on the units loaded
+ * before it whose mounts-for paths it covers (mount_add_mount_dependencies() ran first), none on those loaded
+ * after it; a refusal by a fatal setting leaves none. */
+static void test_refused_mount(void) {
+        write_unit("needs-data.service", "[Unit]\nRequiresMountsFor=/srv/refused/x\n[Service]\nExecStart=/bin/true\n");
+        write_unit("wants-data.service", "[Unit]\nWantsMountsFor=/srv/refused\n[Service]\nExecStart=/bin/true\n");
+        write_unit("misnamed-data.mount", "[Mount]\nWhat=/dev/sdz1\nWhere=/srv/refused\n");
+        write_unit("fatal-data.mount", "[Mount]\nWhat=/dev/sdz1\nWhere=/srv/refused\nDynamicUser=maybe\n");
+
+        tap_ok(edge_in_order(252, "needs-data.service", "misnamed-data.mount", "needs-data.service", DEP_AFTER,
+                             "misnamed-data.mount"), "loaded before the misnamed mount: After= on it");
+        tap_ok(edge_in_order(252, "needs-data.service", "misnamed-data.mount", "needs-data.service", DEP_REQUIRES,
+                             "misnamed-data.mount"), "loaded before the misnamed mount: Requires= on it");
+        tap_ok(!edge_in_order(252, "misnamed-data.mount", "needs-data.service", "needs-data.service", DEP_AFTER,
+                              "misnamed-data.mount"), "loaded after it: no After=");
+        tap_ok(edge_in_order(257, "wants-data.service", "misnamed-data.mount", "wants-data.service", DEP_WANTS,
+                             "misnamed-data.mount"), "WantsMountsFor=: Wants= on it");
+        tap_ok(!edge_in_order(257, "wants-data.service", "misnamed-data.mount", "wants-data.service", DEP_REQUIRES,
+                              "misnamed-data.mount"), "WantsMountsFor=: no Requires=");
+        tap_ok(!edge_in_order(252, "needs-data.service", "fatal-data.mount", "needs-data.service", DEP_AFTER,
+                              "fatal-data.mount"), "a mount refused by a fatal setting: no After=");
+}
+
 /* swaps (swap_add_extras(), swap_add_device_dependencies()): the device bound to up to 244, required from 245;
  * What= always a mounts-for path; system.slice whatever the options */
 /* Whether unit of the model of v requires the mounts for path (its mounts_for list). */
@@ -441,6 +489,7 @@ int main(void) {
         test_default_dependencies();
         test_timers();
         test_mounts();
+        test_refused_mount();
         test_swaps();
         test_exec_directory_words();
         test_perpetual_units();
