@@ -41,6 +41,26 @@ int setting_expand(const Unit *u, const Setting *s, const FeatureSet *fs, char *
         return expand_one(u, s, s->value, SPECIFIER_USE_VALUE, fs, ret, diags);
 }
 
+/* A unit name with specifiers not known offline: could it be valid? Each specifier is taken as one letter (host
+ * names, machine and boot ids, architectures and os-release fields are letters, digits, '-', '_' and '.', all
+ * valid in unit names), "%%" as the '%' it is. */
+static bool name_may_be_valid(const char *word) {
+        char probe[UNIT_NAME_MAX + 1];
+        size_t n = 0;
+
+        for (const char *p = word; *p; p++) {
+                if (n >= UNIT_NAME_MAX)
+                        return true; /* a host name may also be shorter than its specifier: not judged */
+                if (*p == '%' && p[1]) {
+                        probe[n++] = p[1] == '%' ? '%' : 'a';
+                        p++;
+                } else
+                        probe[n++] = *p;
+        }
+        probe[n] = 0;
+        return unit_name_is_valid(probe, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE);
+}
+
 int setting_unit_names_foreach(const Unit *u, const Setting *s, const FeatureSet *fs, DiagList *diags,
                                int (*f)(const char *name, void *userdata), void *userdata) {
         /* split on whitespace only, as words_split_plain() does: quotes and backslashes are kept */
@@ -66,6 +86,15 @@ int setting_unit_names_foreach(const Unit *u, const Setting *s, const FeatureSet
                                 return r;
                         if (r == -EBADMSG || !e)
                                 continue;
+                        if (r == -ENXIO) {
+                                /* a specifier not known offline (%H, %m, ...): the name is unknown, so no edge;
+                                 * warned about only when no value of it could make the name valid */
+                                if (!name_may_be_valid(copy))
+                                        (void) diag_add(diags, DIAG_WARNING, file_of(u, s), s->line,
+                                                        "%s=: \"%s\" is not a valid unit name, whatever its "
+                                                        "specifiers expand to; ignored", s->key, copy);
+                                continue;
+                        }
                         w = e;
                 }
                 if (!unit_name_is_valid(w, UNIT_NAME_PLAIN | UNIT_NAME_INSTANCE)) {

@@ -93,6 +93,12 @@ static void test_specifiers_and_bad_words(void) {
               "quotes are kept, so the quoted word is no unit name; a backslash is a name character");
         check("x.service", "a.service bogus c.service", 257, "a.service|c.service", 1,
               "a word with no unit type is dropped with a warning");
+        /* a specifier not known offline: a notice, no name, and no warning unless no value could make it valid */
+        check("x.service", "a.service %H.service", 257, "a.service", 1,
+              "%H.service: unknown offline, dropped with only the notice");
+        check("x.service", "%m@%b.service", 257, "", 1, "%m@%b.service: unknown offline, only the notice");
+        check("x.service", "%H/x.service", 257, "", 2, "%H/x.service: invalid whatever %H is, notice and warning");
+        check("x.service", "%H%%.service", 257, "", 2, "%H%%.service: the '%' makes it invalid anyway");
 }
 
 /* the 255-character limit of a unit name, before and after expansion */
