@@ -10,6 +10,10 @@
 # fixtures/show/exit-status-signals: exit status lists and signals (syntax="exit-status-list", "signal"; the names of
 # rules/value-words.xml). fixtures/show/sched-priority: CPUSchedulingPriority= against the CPUSchedulingPolicy= set
 # before it, up to 251 (<range if-key=>), drop-ins included (their lines are DIR.d/FILE:LINE on both sides).
+# fixtures/show/mounts-for-specifiers: RequiresMountsFor= words with specifiers not known offline.
+# fixtures/show/documentation-urls: Documentation= words that are no URLs (syntax="documentation").
+# fixtures/show/continuation-lines: a warning about a joined line names its last physical line, and one still
+# open at the end of the file the line after the last (config_parse()'s ++line).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/oracle-lib.sh"
 # shellcheck disable=SC2086

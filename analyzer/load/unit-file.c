@@ -42,7 +42,7 @@ typedef struct Parser {
 
         char *cont; /* the joined continuation, when in_cont */
         size_t cont_len, cont_alloc;
-        unsigned cont_line;
+        unsigned cont_line; /* the first physical line of the continuation */
         bool in_cont;
 } Parser;
 
@@ -363,8 +363,9 @@ static int process_line(Parser *P, const char *s, size_t n, unsigned line) {
         }
 
         if (P->in_cont) {
+                /* config_parse() names a joined line by its last physical line (src/shared/conf-parser.c@v219..v262) */
                 P->in_cont = false;
-                return parse_logical(P, P->cont, P->cont_len, P->cont_line);
+                return parse_logical(P, P->cont, P->cont_len, line);
         }
         return parse_logical(P, s, n, line);
 }
@@ -373,6 +374,7 @@ static int parse_buffer(Parser *P, const char *data, size_t size) {
         const char *p = data, *end = data + size;
         bool nul_eol = has(P, FEATURE_UNIT_FILE_NUL_ENDS_LINE);
         unsigned line = 1;
+        bool unterminated = false; /* the last line had no line end */
         int r;
 
         while (p < end) {
@@ -422,6 +424,7 @@ static int parse_buffer(Parser *P, const char *data, size_t size) {
                 }
 
                 p = eol;
+                unterminated = p >= end;
                 if (p < end) {
                         char first = *p++;
                         next++;
@@ -444,8 +447,9 @@ static int parse_buffer(Parser *P, const char *data, size_t size) {
 
         if (P->in_cont) {
                 if (has(P, FEATURE_UNIT_FILE_CONTINUATION_AT_EOF)) {
+                        /* ... and one still open at the end of the file by the line after the last one (++line) */
                         P->in_cont = false;
-                        return parse_logical(P, P->cont, P->cont_len, P->cont_line);
+                        return parse_logical(P, P->cont, P->cont_len, line + unterminated);
                 }
                 return diag_add(P->diags, DIAG_NOTICE, P->path, P->cont_line,
                                 "continuation open at end of file: systemd < v%u drops this line",

@@ -4,6 +4,7 @@
 #include "load/socket-address.h"
 #include "load/specifier.h"
 #include "load/unit-settings.h"
+#include "load/unit-values.h"
 #include "load/unit-words.h"
 
 static const char * const setting_status_table[_SETTING_STATUS_MAX] = {
@@ -55,6 +56,7 @@ int unit_value_check(const KeyInfo *k, const char *key, const char *value, const
                         *ret_why = why;
                 return why ? -EINVAL : 0;
         }
+        case VALUE_SYNTAX_DOCUMENTATION:
         case VALUE_SYNTAX_SOCKET_ADDRESS:
         case VALUE_SYNTAX_CALENDAR:
         case VALUE_SYNTAX_DEVICE_ALLOW:
@@ -73,6 +75,13 @@ int unit_value_check(const KeyInfo *k, const char *key, const char *value, const
         /* rules_key_check_value() left a value with specifiers alone: judged once they are expanded */
         if (k->syntax == VALUE_SYNTAX_DEVICE_ALLOW)
                 return expanded ? rules_key_check_value(k, expanded, v, ret_why) : 0;
+        if (k->syntax == VALUE_SYNTAX_DOCUMENTATION) {
+                /* config_parse_documentation(): a word that is no URL is dropped, the others are kept */
+                const char *why = documentation_why(expanded ?: value);
+                if (why && ret_why)
+                        *ret_why = why;
+                return why ? -EINVAL : 0;
+        }
         if (k->syntax == VALUE_SYNTAX_CALENDAR)
                 return calendar_spec_judge(expanded ?: value, !!expanded, fs, ret_why) == CALENDAR_BAD ? -EINVAL : 0;
         switch (socket_address_judge(key, expanded ?: value, !!expanded, fs, ret_why)) {
@@ -208,7 +217,8 @@ int unit_settings_classify(const Unit *u, const Rules *rules, unsigned v, Settin
 
                                 if (len > 1024 && asprintf_safe(&shown, "(%zu bytes)", len) < 0)
                                         return -ENOMEM;
-                                if (info[i]->syntax == VALUE_SYNTAX_EXIT_STATUS_LIST) {
+                                if (info[i]->syntax == VALUE_SYNTAX_EXIT_STATUS_LIST ||
+                                    info[i]->syntax == VALUE_SYNTAX_DOCUMENTATION) {
                                         /* only the bad word is lost: the setting stays in effect */
                                         (void) diag_add(diags, DIAG_WARNING, file, s->line,
                                                         "%s=%s: %s for systemd %u, that word is ignored", s->key,

@@ -192,3 +192,40 @@ int setting_words(const Unit *u, const Setting *s, const KeyInfo *k, const Featu
         *ret = TAKE_PTR(out);
         return 0;
 }
+
+/* documentation_url_is_valid() of src/shared/web-util.c@v247..v261 (src/basic/web-util.c before): http:// or
+ * https:// and something, file:/ and something, info: or man: and something, the rest ASCII. A word that still
+ * has a specifier (one not known offline) is judged by what is written before it: a valid scheme with the
+ * specifier after it passes (what it expands to is ASCII), a word that starts with one is not judged. */
+static bool documentation_word_ok(const char *w) {
+        const char *p, *pct = strchr(w, '%');
+
+        if (pct == w)
+                return true;
+        if ((p = startswith(w, "http://")) || (p = startswith(w, "https://")) || (p = startswith(w, "file:/")) ||
+            (p = startswith(w, "info:")) || (p = startswith(w, "man:"))) {
+                if (isempty(p))
+                        return false;
+                for (; *p; p++)
+                        if ((unsigned char) *p >= 128)
+                                return false;
+                return true;
+        }
+        return false;
+}
+
+const char *documentation_why(const char *value) {
+        _cleanup_(strv_freep) char **words = NULL;
+        int r;
+
+        if (!value)
+                return NULL;
+        /* config_parse_strv(): extract_first_word(EXTRACT_UNQUOTE|EXTRACT_RETAIN_ESCAPE) */
+        r = words_split_flags(value, WORDS_RETAIN_ESCAPE | WORDS_RELAX, &words);
+        if (r < 0)
+                return NULL; /* out of memory: not judged; bad quoting: setting_words() says so */
+        STRV_FOREACH(w, words)
+                if (!documentation_word_ok(*w))
+                        return "a word that is not a documentation URL (http://, https://, file:/, info: or man:)";
+        return NULL;
+}

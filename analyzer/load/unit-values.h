@@ -24,3 +24,7 @@ int setting_words(const Unit *u, const Setting *s, const KeyInfo *k, const Featu
  * returned; else 0, or -ENOMEM. */
 int setting_unit_names_foreach(const Unit *u, const Setting *s, const FeatureSet *fs, DiagList *diags,
                                int (*f)(const char *name, void *userdata), void *userdata);
+
+/* Documentation= (syntax="documentation"): NULL when systemd keeps every word of value, else why it warns about one
+ * (config_parse_documentation() drops that word only). */
+const char *documentation_why(const char *value);

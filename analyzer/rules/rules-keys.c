@@ -39,6 +39,7 @@ static const char * const value_syntax_table[_VALUE_SYNTAX_MAX] = {
         [VALUE_SYNTAX_SOCKET_BIND] = "socket-bind",
         [VALUE_SYNTAX_SIGNAL] = "signal",
         [VALUE_SYNTAX_EXIT_STATUS_LIST] = "exit-status-list",
+        [VALUE_SYNTAX_DOCUMENTATION] = "documentation",
 };
 
 const char *value_syntax_to_string(ValueSyntax x) {

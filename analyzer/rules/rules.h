@@ -107,6 +107,7 @@ typedef enum ValueSyntax {
         VALUE_SYNTAX_SOCKET_BIND,       /* SocketBindAllow=/Deny=: load/socket-address.h socket_bind_why() */
         VALUE_SYNTAX_SIGNAL,            /* a signal, as load/exit-status.h signal_parse() reads it */
         VALUE_SYNTAX_EXIT_STATUS_LIST,  /* exit statuses and signals (load/exit-status.h exit_status_list_why()) */
+        VALUE_SYNTAX_DOCUMENTATION,     /* Documentation= URLs (load/unit-values.h documentation_why()) */
         _VALUE_SYNTAX_MAX,
         _VALUE_SYNTAX_INVALID = -EINVAL,
 } ValueSyntax;

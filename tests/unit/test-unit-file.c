@@ -122,10 +122,10 @@ static void test_comments(void) {
         const char *ends_bs = "[Unit]\n# comment \\\nA=1\nB=2\n";
 
         check("comment inside continuation becomes value (v239)", inside, 239,
-              "Service.ExecStart=/bin/a  # comment@2 | Service.B=1@4");
-        check("comment inside continuation vanishes (v240)", inside, 240, "Service.ExecStart=/bin/a  B=1@2");
-        check("comment inside continuation vanishes (v241)", inside, 241, "Service.ExecStart=/bin/a  B=1@2");
-        check("comment inside continuation vanishes (newest)", inside, 0, "Service.ExecStart=/bin/a  B=1@2");
+              "Service.ExecStart=/bin/a  # comment@3 | Service.B=1@4");
+        check("comment inside continuation vanishes (v240)", inside, 240, "Service.ExecStart=/bin/a  B=1@4");
+        check("comment inside continuation vanishes (v241)", inside, 241, "Service.ExecStart=/bin/a  B=1@4");
+        check("comment inside continuation vanishes (newest)", inside, 0, "Service.ExecStart=/bin/a  B=1@4");
         check("indented comment ok (v239)", indented, 239, "Unit.A=1@3");
         check("indented comment fails the file (v240)", indented, 240, "FAIL@2");
         check("indented comment ok (v241)", indented, 241, "Unit.A=1@3");
@@ -141,28 +141,28 @@ static void test_continuation(void) {
         const char *wsline = "[Service]\nExecStart=/bin/a \\\n   \nB=1\n";
         const char *eof = "[Unit]\nA=1\nB=x \\";
 
-        check("continuation joins with a space", "[Unit]\nA=a\\\nb\n", 0, "Unit.A=a b@2");
-        check("continuation keeps indentation", "[Unit]\nA=a \\\n    b\n", 0, "Unit.A=a      b@2");
+        check("continuation joins with a space", "[Unit]\nA=a\\\nb\n", 0, "Unit.A=a b@3");
+        check("continuation keeps indentation", "[Unit]\nA=a \\\n    b\n", 0, "Unit.A=a      b@3");
         check("even backslashes: no continuation", "[Unit]\nA=a\\\\\nB=b\n", 0, "Unit.A=a\\\\@2 | Unit.B=b@3");
-        check("three backslashes continue", "[Unit]\nA=a\\\\\\\nb\n", 0, "Unit.A=a\\\\ b@2");
+        check("three backslashes continue", "[Unit]\nA=a\\\\\\\nb\n", 0, "Unit.A=a\\\\ b@3");
         check("backslash then blanks: no continuation", "[Unit]\nA=a\\  \nB=b\n", 0, "Unit.A=a\\@2 | Unit.B=b@3");
-        check("multi-line", "[Unit]\nA=1 \\\n 2 \\\n 3\nB=4\n", 0, "Unit.A=1   2   3@2 | Unit.B=4@5");
-        check("blank line ends continuation (v239)", blank, 239, "Service.ExecStart=/bin/a@2 | Service.B=1@4");
-        check("blank line does not end continuation (v240)", blank, 240, "Service.ExecStart=/bin/a  B=1@2");
-        check("blank line does not end continuation (v242)", blank, 242, "Service.ExecStart=/bin/a  B=1@2");
-        check("blank line ends continuation (v243)", blank, 243, "Service.ExecStart=/bin/a@2 | Service.B=1@4");
-        check("blank line ends continuation (newest)", blank, 0, "Service.ExecStart=/bin/a@2 | Service.B=1@4");
+        check("multi-line", "[Unit]\nA=1 \\\n 2 \\\n 3\nB=4\n", 0, "Unit.A=1   2   3@4 | Unit.B=4@5");
+        check("blank line ends continuation (v239)", blank, 239, "Service.ExecStart=/bin/a@3 | Service.B=1@4");
+        check("blank line does not end continuation (v240)", blank, 240, "Service.ExecStart=/bin/a  B=1@4");
+        check("blank line does not end continuation (v242)", blank, 242, "Service.ExecStart=/bin/a  B=1@4");
+        check("blank line ends continuation (v243)", blank, 243, "Service.ExecStart=/bin/a@3 | Service.B=1@4");
+        check("blank line ends continuation (newest)", blank, 0, "Service.ExecStart=/bin/a@3 | Service.B=1@4");
         check("whitespace line ends continuation (v240)", wsline, 240,
-              "Service.ExecStart=/bin/a@2 | Service.B=1@4");
+              "Service.ExecStart=/bin/a@3 | Service.B=1@4");
         check("whitespace line does not end continuation (v241)", wsline, 241,
-              "Service.ExecStart=/bin/a  B=1@2");
+              "Service.ExecStart=/bin/a  B=1@4");
         check("whitespace line ends continuation (v243)", wsline, 243,
-              "Service.ExecStart=/bin/a@2 | Service.B=1@4");
+              "Service.ExecStart=/bin/a@3 | Service.B=1@4");
         check("\\ at EOF dropped (v238)", eof, 238, "Unit.A=1@2");
-        check("\\ at EOF accepted (v239)", eof, 239, "Unit.A=1@2 | Unit.B=x@3");
-        check("\\ at EOF with newline accepted (newest)", "[Unit]\nB=x \\\n", 0, "Unit.B=x@2");
+        check("\\ at EOF accepted (v239)", eof, 239, "Unit.A=1@2 | Unit.B=x@4");
+        check("\\ at EOF with newline accepted (newest)", "[Unit]\nB=x \\\n", 0, "Unit.B=x@3");
         check("continued header", "[Un\\\nit]\nA=1\n", 0, "Un it.A=1@3");
-        check("continuation into missing '=' (v242)", "[Unit]\nA=1 \\\n", 242, "Unit.A=1@2");
+        check("continuation into missing '=' (v242)", "[Unit]\nA=1 \\\n", 242, "Unit.A=1@3");
 }
 
 static void test_encoding(void) {
@@ -196,11 +196,11 @@ static void test_encoding(void) {
 static void test_crlf(void) {
         const char *crlf = "[Unit]\r\nA=1\r\nB=x \\\r\n y\r\n";
 
-        check("CRLF (newest): one line end, continuation works", crlf, 0, "Unit.A=1@2 | Unit.B=x   y@3");
-        check("CRLF (v240)", crlf, 240, "Unit.A=1@2 | Unit.B=x   y@3");
+        check("CRLF (newest): one line end, continuation works", crlf, 0, "Unit.A=1@2 | Unit.B=x   y@4");
+        check("CRLF (v240)", crlf, 240, "Unit.A=1@2 | Unit.B=x   y@4");
         check("CRLF (v239): \\r stripped as whitespace, no continuation", crlf, 239,
               "FAIL@4");
-        check("CRLF (v234): truncate_nl cuts \\r, continuation works", crlf, 234, "Unit.A=1@2 | Unit.B=x   y@3");
+        check("CRLF (v234): truncate_nl cuts \\r, continuation works", crlf, 234, "Unit.A=1@2 | Unit.B=x   y@4");
         check("lone CR ends a line (newest)", "[Unit]\rA=1\rB=2\r", 0, "Unit.A=1@2 | Unit.B=2@3");
         check("lone CR cuts the line (v234)", "[Unit]\nA=1\rB=2\n", 234, "Unit.A=1@2");
         check("LF CR is one line end (newest)", "[Unit]\n\rA=1\n", 0, "Unit.A=1@2");
@@ -279,8 +279,14 @@ static void test_include(void) {
 }
 
 static void test_line_numbers(void) {
-        check("line of a continued key is its first line", "[Unit]\n\nA=1 \\\n2\nB=3\n", 0,
-              "Unit.A=1  2@3 | Unit.B=3@5");
+        /* config_parse() names a joined line by its last physical line; one open at the end of the file by the
+         * line after the last (++line), whether the file ends in a line end or not */
+        check("line of a continued key is its last line", "[Unit]\n\nA=1 \\\n2\nB=3\n", 0,
+              "Unit.A=1  2@4 | Unit.B=3@5");
+        check("open continuation at the end of the file: the line after", "[Unit]\nA=1 \\\n# c\n", 0,
+              "Unit.A=1@4");
+        check("open continuation at the end, no line end: the line after", "[Unit]\nA=1 \\\n# c", 0,
+              "Unit.A=1@4");
         check("comment lines counted", "# a\n# b\n[Unit]\n# c\nA=1\n", 0, "Unit.A=1@5");
 }
 
