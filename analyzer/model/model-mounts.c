@@ -186,31 +186,37 @@ bool model_edge_of_stub(const GraphEdge *e, void *userdata) {
                (streq(o->class, "exec") || streq(o->class, "slice"));
 }
 
+/* The origin of the edges a mounts-for entry of mu makes: its path, and the strings of the origin the entry came
+ * with (the graph's or the unit's). */
+static int mounts_for_origin(Model *m, const ModelUnit *mu, const MountsFor *e, uint32_t *ret) {
+        const Origin *eo = graph_origin(m->graph, e->origin);
+
+        return graph_add_origin_borrowed(m->graph,
+                                         &(Origin) {
+                                                 .kind = ORIGIN_MOUNTS_FOR,
+                                                 .sd = SD_ORIGIN_PATH,
+                                                 .file = eo ? eo->file : NULL,
+                                                 .line = eo ? eo->line : 0,
+                                                 .rule = eo ? eo->rule : NULL,
+                                                 .class = "path",
+                                                 .detail = e->path,
+                                                 .version = m->opts.systemd,
+                                                 .base = mu->base,
+                                         },
+                                         ret);
+}
+
 int model_expand_mounts_for(Model *m, ModelUnit *mu) {
         int r;
 
         for (size_t i = 0; i < mu->n_mounts_for; i++) {
                 const MountsFor *e = &mu->mounts_for[i];
-                const Origin *eo = graph_origin(m->graph, e->origin);
                 _cleanup_(strv_freep) char **names = NULL;
                 uint32_t origin;
 
                 if (unit_name_mounts_of_path(e->path, &names) < 0)
                         return -ENOMEM;
-                /* the unit's path, and the strings of the origin it came with (the graph's or the unit's) */
-                r = graph_add_origin_borrowed(m->graph,
-                                              &(Origin) {
-                                                      .kind = ORIGIN_MOUNTS_FOR,
-                                                      .sd = SD_ORIGIN_PATH,
-                                                      .file = eo ? eo->file : NULL,
-                                                      .line = eo ? eo->line : 0,
-                                                      .rule = eo ? eo->rule : NULL,
-                                                      .class = "path",
-                                                      .detail = e->path,
-                                                      .version = m->opts.systemd,
-                                                      .base = mu->base,
-                                              },
-                                              &origin);
+                r = mounts_for_origin(m, mu, e, &origin);
                 if (r < 0)
                         return r;
                 STRV_FOREACH(name, names) {
@@ -267,25 +273,12 @@ int model_refused_mount_dependencies(Model *m) {
                                 continue;
                         for (size_t k = 0; k < mu->n_mounts_for; k++) {
                                 const MountsFor *e = &mu->mounts_for[k];
-                                const Origin *eo = graph_origin(m->graph, e->origin);
                                 uint32_t origin;
                                 int r;
 
                                 if (!path_startswith_dir(e->path, where))
                                         continue;
-                                r = graph_add_origin_borrowed(m->graph,
-                                                              &(Origin) {
-                                                                      .kind = ORIGIN_MOUNTS_FOR,
-                                                                      .sd = SD_ORIGIN_PATH,
-                                                                      .file = eo ? eo->file : NULL,
-                                                                      .line = eo ? eo->line : 0,
-                                                                      .rule = eo ? eo->rule : NULL,
-                                                                      .class = "path",
-                                                                      .detail = e->path,
-                                                                      .version = m->opts.systemd,
-                                                                      .base = mu->base,
-                                                              },
-                                                              &origin);
+                                r = mounts_for_origin(m, mu, e, &origin);
                                 if (r >= 0)
                                         r = graph_add_edge(m->graph, mu->node, DEP_AFTER, mount->node, origin);
                                 if (r >= 0)
