@@ -223,6 +223,34 @@ int lint_exec_writes(const LintContext *c, const ModelUnit *u, ExecWriteList *re
         return 0;
 }
 
+static bool cond_settled(const DepCond *c, unsigned version) {
+        if (!dep_cond_applies(c, version))
+                return true;
+        if (c->kind == DEP_COND_MOUNTS_FOR || c->kind == DEP_COND_LOADED || c->kind == DEP_COND_AFTER)
+                return false;
+        for (size_t i = 0; c->kind == DEP_COND_ANY && i < c->n_any; i++)
+                if (!cond_settled(&c->any[i], version))
+                        return false;
+        return true;
+}
+
+bool lint_exec_writes_settled(const Rules *rules, unsigned version) {
+        for (size_t i = 0; i < rules_exec_write_count(rules); i++) {
+                const ExecWrite *w = rules_exec_write_get(rules, i);
+                for (size_t k = 0; exec_write_applies(w, version) && k < w->n_conds; k++)
+                        if (!cond_settled(&w->conds[k], version))
+                                return false;
+        }
+        /* implied_by() asks the conditions of the normalisations */
+        for (size_t i = 0; i < rules_dep_count(rules); i++) {
+                const DepRule *d = rules_dep_get(rules, i);
+                for (size_t k = 0; k < d->n_conds; k++)
+                        if (!cond_settled(&d->conds[k], version))
+                                return false;
+        }
+        return true;
+}
+
 void lint_unit_writes_done(LintUnitWrites *w) {
         exec_write_list_done(&w->list);
         w->unit = NULL;

@@ -24,6 +24,12 @@ void exec_write_list_done(ExecWriteList *l);
 /* The writes of u for c->version. Returns 0 or -ENOMEM. */
 int lint_exec_writes(const LintContext *c, const ModelUnit *u, ExecWriteList *ret);
 
+/* Whether lint_exec_writes() of a loaded unit says the same at every later point of a lint run at version: no
+ * condition of the writes (or of the normalisations that may imply their setting) that holds at version asks about
+ * other units or the graph (mounts-for=, loaded=, after=), which model_finish() and further loads change. Then the
+ * writes made before model_finish() serve the checks after it. */
+bool lint_exec_writes_settled(const Rules *rules, unsigned version);
+
 /* The writes of the unit the checks of a lint run are on: each check of a unit asks for them, so c->writes keeps
  * the last unit's (made again for another unit). */
 typedef struct LintUnitWrites {

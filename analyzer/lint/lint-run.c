@@ -153,6 +153,9 @@ void lint_generated_removep(char **dir) {
 LintRun *lint_run_free(LintRun *r) {
         if (!r)
                 return NULL;
+        for (size_t i = 0; r->unit_writes && i < r->n_units; i++)
+                exec_write_list_done(&r->unit_writes[i]);
+        free(r->unit_writes);
         cycle_list_free(r->cycles, r->n_cycles);
         transaction_free(r->transaction);
         free(r->units);
@@ -294,15 +297,21 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
                 if (wants_install(o, run->units[i]) && lint_enable_by_install(run->model, run->units[i]) < 0)
                         return -ENOMEM;
         /* the mount units of every path the linted units write or need before exec (rules/exec-writes.xml),
-         * so that the model knows which exist */
-        for (size_t i = 0; i < run->n_units; i++) {
-                _cleanup_(exec_write_list_done) ExecWriteList writes = {};
-                LintContext pre = { .model = run->model, .rules = rules, .version = o->version };
-                if (lint_exec_writes(&pre, run->units[i], &writes) < 0)
+         * so that the model knows which exist; the writes are kept for the checks when they stay the same */
+        if (lint_exec_writes_settled(rules, o->version)) {
+                run->unit_writes = calloc(run->n_units + 1, sizeof(ExecWriteList));
+                if (!run->unit_writes)
                         return -ENOMEM;
-                for (size_t k = 0; k < writes.n; k++) {
+        }
+        for (size_t i = 0; i < run->n_units; i++) {
+                _cleanup_(exec_write_list_done) ExecWriteList scratch = {};
+                ExecWriteList *writes = run->unit_writes ? &run->unit_writes[i] : &scratch;
+                LintContext pre = { .model = run->model, .rules = rules, .version = o->version };
+                if (lint_exec_writes(&pre, run->units[i], writes) < 0)
+                        return -ENOMEM;
+                for (size_t k = 0; k < writes->n; k++) {
                         _cleanup_(strv_freep) char **mounts = NULL;
-                        if (unit_name_mounts_of_path(writes.items[k].under, &mounts) < 0)
+                        if (unit_name_mounts_of_path(writes->items[k].under, &mounts) < 0)
                                 return -ENOMEM;
                         STRV_FOREACH(m, mounts)
                                 (void) model_add(run->model, *m, NULL);
@@ -350,6 +359,13 @@ int lint_run(const LintRunOptions *o, const Rules *rules, LintRun **ret, DiagLis
 
                 if (!wants_check(o, run->units[i]))
                         continue;
+                if (run->unit_writes) {
+                        /* the unit's writes as the checks would make them (lint_unit_writes()) */
+                        lint_unit_writes_done(&writes);
+                        writes.list = run->unit_writes[i];
+                        run->unit_writes[i] = (ExecWriteList) {};
+                        writes.unit = run->units[i];
+                }
                 for (size_t k = 0; k < check_table_size; k++) {
                         r = check_table[k].run(&lc, run->units[i], &run->findings);
                         if (r < 0) {

@@ -8,6 +8,7 @@
 
 #include <sys/stat.h>
 
+#include "lint/exec-writes.h"
 #include "lint/lint.h"
 #include "lint/suppress.h"
 #include "load/root.h"
@@ -46,6 +47,9 @@ typedef struct LintRun {
         FindingList findings;      /* unsorted, paths as loaded */
         const TmpfilesList *boot_tmpfiles; /* what the boot removes with (LintContext.boot_tmpfiles) */
         TmpfilesList boot_tmpfiles_own;
+        /* per unit, its exec-time writes as made before model_finish(), for the checks when they stay the same
+         * (lint_exec_writes_settled()); NULL: the checks make them again */
+        ExecWriteList *unit_writes;
 } LintRun;
 
 /* Returns 0 (check run->input_error), or -errno: -ENOMEM, or the model or a check failing (diags say why). */

@@ -111,6 +111,16 @@ static void test_removes(void) {
         tap_ok(!lint_tmpfiles_removes(&up, "/tmp/other", false, NULL), "q removes nothing at boot");
 }
 
+/* Up to 259 no write asks about other units; from 260 private-tmp-dir asks whether tmp.mount is loaded and ordered
+ * before, which model_finish() and later loads can change. */
+static void test_settled(const Rules *r) {
+        tap_ok(lint_exec_writes_settled(r, 229), "229: the writes are settled once a unit is loaded");
+        tap_ok(lint_exec_writes_settled(r, 257), "257: settled");
+        tap_ok(lint_exec_writes_settled(r, 259), "259: settled");
+        tap_ok(!lint_exec_writes_settled(r, 260), "260: not settled (loaded=tmp.mount, after=tmp.mount)");
+        tap_ok(!lint_exec_writes_settled(r, 262), "262: not settled");
+}
+
 int main(void) {
         _cleanup_(rules_freep) Rules *r = NULL;
         _cleanup_(diag_list_done) DiagList diags = {};
@@ -122,5 +132,6 @@ int main(void) {
         test_rules(r);
         test_target_tmpfiles(r);
         test_removes();
+        test_settled(r);
         return tap_done();
 }
