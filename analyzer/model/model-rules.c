@@ -95,33 +95,36 @@ int model_var_value(const Model *m, const ModelUnit *mu, const char *name, char 
                 return unit_name_to_prefix(u->id, ret);
         if (streq(name, "instance"))
                 return unit_name_to_instance(u->id, ret);
-        /* the rest need the name without its type: a copy, made only for them */
-        r = unit_name_strip_suffix(u->id, &stem);
-        if (r < 0)
-                return r;
-        if (streq(name, "stem")) {
-                *ret = TAKE_PTR(stem);
-                return 0;
-        }
+        if (streq(name, "stem"))
+                return unit_name_strip_suffix(u->id, ret);
+        /* the rules ask every unit where and what it mounts: most are no mounts, and have neither */
         if (streq(name, "where")) {
-                v = u->type == UNIT_MOUNT || u->type == UNIT_AUTOMOUNT ? model_setting_value(m, mu, NULL, "Where", &f)
-                                                                      : NULL;
+                if (u->type != UNIT_MOUNT && u->type != UNIT_AUTOMOUNT)
+                        return 0;
+                v = model_setting_value(m, mu, NULL, "Where", &f);
                 if (v) {
                         *ret = path_simplify_dup(v);
                         return *ret ? 0 : -ENOMEM;
                 }
-                if (u->type != UNIT_MOUNT && u->type != UNIT_AUTOMOUNT)
-                        return 0;
+                r = unit_name_strip_suffix(u->id, &stem);
+                if (r < 0)
+                        return r;
                 return unit_name_path_unescape(stem, ret) < 0 ? 0 : 0;
         }
         if (streq(name, "what")) {
-                v = u->type == UNIT_MOUNT || u->type == UNIT_SWAP ? model_setting_value(m, mu, NULL, "What", &f) : NULL;
+                if (u->type != UNIT_MOUNT && u->type != UNIT_SWAP)
+                        return 0;
+                v = model_setting_value(m, mu, NULL, "What", &f);
                 if (v) {
                         *ret = strdup(v);
                         return *ret ? 0 : -ENOMEM;
                 }
-                if (u->type == UNIT_SWAP)
-                        (void) unit_name_path_unescape(stem, ret);
+                if (u->type != UNIT_SWAP)
+                        return 0;
+                r = unit_name_strip_suffix(u->id, &stem);
+                if (r < 0)
+                        return r;
+                (void) unit_name_path_unescape(stem, ret);
                 return 0;
         }
         if (streq(name, "fstype")) {

@@ -650,10 +650,17 @@ static int resolve_aliases(Model *m) {
 
         if (!map)
                 return -ENOMEM;
-        for (uint32_t i = 0; i < n; i++) {
-                ModelUnit *mu = hashmap_get(&m->by_name, graph_node_name(m->graph, i));
-                map[i] = mu ? mu->node : i;
-                any = any || map[i] != i;
+        for (uint32_t i = 0; i < n; i++)
+                map[i] = i;
+        /* the names that are not their unit's id, from the few aliases, rather than a look-up of every node's */
+        HASHMAP_FOREACH_ENTRY(e, &m->by_name) {
+                const ModelUnit *mu = e->value;
+                uint32_t node;
+
+                if (streq(e->key, mu->unit->id) || graph_find_node(m->graph, e->key, &node) < 0)
+                        continue;
+                map[node] = mu->node;
+                any = any || node != mu->node;
         }
         if (!any)
                 return 0;
