@@ -21,6 +21,15 @@ uint64_t string_hash(const char *s) {
         return x;
 }
 
+uint64_t string_hash_n(const char *s, size_t n) {
+        uint64_t x = 0xcbf29ce484222325ULL;
+        for (size_t i = 0; i < n; i++) {
+                x ^= (unsigned char) s[i];
+                x *= 0x100000001b3ULL;
+        }
+        return x;
+}
+
 #define SLOT_INDEX(s) ((size_t) ((s) & UINT32_MAX))
 #define SLOT_TAG(hash) ((hash) & ~(uint64_t) UINT32_MAX)
 
@@ -78,4 +87,28 @@ void *hashmap_get(const Hashmap *h, const char *key) {
                 return NULL;
         s = find_slot_hashed(h, key, string_hash(key));
         return *s ? h->entries[SLOT_INDEX(*s) - 1].value : NULL;
+}
+
+void hashmap_prefetch(const Hashmap *h, const HashmapKey *keys, size_t n) {
+        size_t mask = h->n_slots - 1, at[HASHMAP_PREFETCH_MAX];
+        uint64_t hash[HASHMAP_PREFETCH_MAX];
+
+        if (h->n_slots == 0)
+                return;
+        n = MIN(n, (size_t) HASHMAP_PREFETCH_MAX);
+        /* three rounds, each reading what the one before fetched: the slots, then the entries they point to, then
+         * the keys' texts (the first slot of each probe only: most keys are found there) */
+        for (size_t i = 0; i < n; i++) {
+                hash[i] = string_hash_n(keys[i].s, keys[i].n);
+                __builtin_prefetch(&h->slots[hash[i] & mask]);
+        }
+        for (size_t i = 0; i < n; i++) {
+                uint64_t s = h->slots[hash[i] & mask];
+                at[i] = s != 0 && SLOT_TAG(s) == SLOT_TAG(hash[i]) ? SLOT_INDEX(s) : 0;
+                if (at[i] > 0)
+                        __builtin_prefetch(&h->entries[at[i] - 1]);
+        }
+        for (size_t i = 0; i < n; i++)
+                if (at[i] > 0)
+                        __builtin_prefetch(h->entries[at[i] - 1].key);
 }

@@ -151,6 +151,10 @@ int graph_node(Graph *g, const char *name, uint32_t *ret) {
         return 0;
 }
 
+void graph_prefetch_nodes(const Graph *g, const HashmapKey *names, size_t n) {
+        hashmap_prefetch(&g->names, names, n);
+}
+
 int graph_find_node(const Graph *g, const char *name, uint32_t *ret) {
         void *v = hashmap_get(&g->names, name);
         if (!v)

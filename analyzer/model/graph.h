@@ -53,6 +53,9 @@ static inline void graph_freep(Graph **g) {
 
 /* Node index of name, adding it if new. Returns 0 or -ENOMEM. */
 int graph_node(Graph *g, const char *name, uint32_t *ret);
+/* graph_node() of these names (n bytes each) is to come, one by one: fetches what the look-ups will read at once
+ * (hashmap_prefetch(), up to HASHMAP_PREFETCH_MAX names). Only a hint. */
+void graph_prefetch_nodes(const Graph *g, const HashmapKey *names, size_t n);
 /* Node index of name, or -ENOENT. */
 int graph_find_node(const Graph *g, const char *name, uint32_t *ret);
 size_t graph_node_count(const Graph *g);

@@ -503,10 +503,37 @@ static int add_file_edge(const char *name, void *userdata) {
         return add_edge_by_name(fe->m, fe->mu, fe->type, name, fe->origin);
 }
 
+/* The names the unit's dependency settings and links point to, as written (a word with quotes or specifiers is
+ * looked up otherwise, and its fetch is wasted): each edge looks its name up in the graph's table of every name,
+ * far larger than the cache, so the graph fetches them all at once first. */
+static void prefetch_edge_names(Model *m, const ModelUnit *mu) {
+        const Unit *u = mu->unit;
+        HashmapKey k[HASHMAP_PREFETCH_MAX];
+        size_t n = 0;
+
+        for (size_t i = 0; i < u->n_settings && n < ELEMENTSOF(k); i++) {
+                const Setting *s = &u->settings[i];
+                if (mu->st[i] != SETTING_EFFECTIVE || !streq(s->section, "Unit") || dep_type_from_key(s->key) < 0)
+                        continue;
+                for (const char *p = s->value; *p && n < ELEMENTSOF(k);) {
+                        size_t w = strcspn(p, WHITESPACE);
+                        if (w > 0)
+                                k[n++] = (HashmapKey) { p, w };
+                        p += w;
+                        p += strspn(p, WHITESPACE);
+                }
+        }
+        for (size_t i = 0; i < u->n_links && n < ELEMENTSOF(k); i++)
+                if (!u->links[i].masked)
+                        k[n++] = (HashmapKey) { u->links[i].name, strlen(u->links[i].name) };
+        graph_prefetch_nodes(m->graph, k, n);
+}
+
 int model_add_file_edges(Model *m, ModelUnit *mu) {
         const Unit *u = mu->unit;
         int r;
 
+        prefetch_edge_names(m, mu);
         for (size_t i = 0; i < u->n_settings; i++) {
                 const Setting *s = &u->settings[i];
                 DiagList *diags = mu->base ? NULL : m->diags;

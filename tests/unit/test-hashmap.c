@@ -27,6 +27,41 @@ static void test_hashmap(void) {
         hashmap_done(&h);
 }
 
+/* hashmap_prefetch() is a hint: keys given by length, found or not, an empty map, more keys than it takes; the
+ * look-ups after it find what they found before. string_hash_n() is string_hash() of a prefix. */
+static void test_prefetch(void) {
+        Hashmap h, empty;
+        char keys[100][32];
+        HashmapKey k[HASHMAP_PREFETCH_MAX + 8];
+        bool ok = true;
+
+        tap_ok(string_hash_n("a.service b.service", 9) == string_hash("a.service"),
+               "string_hash_n() of a word is string_hash() of it alone");
+        tap_ok(string_hash_n("", 0) == string_hash(""), "string_hash_n() of nothing");
+        hashmap_init(&h);
+        hashmap_init(&empty);
+        for (int i = 0; i < 100; i++) {
+                snprintf(keys[i], sizeof keys[i], "unit-%d.service", i);
+                if (hashmap_put(&h, keys[i], keys[i]) != 0)
+                        ok = false;
+        }
+        tap_ok(ok, "100 inserts");
+        for (size_t i = 0; i < ELEMENTSOF(k); i++)
+                k[i] = i % 2 ? (HashmapKey) { keys[i], strlen(keys[i]) } : (HashmapKey) { "nope.service x", 12 };
+        hashmap_prefetch(&h, k, ELEMENTSOF(k));
+        hashmap_prefetch(&empty, k, ELEMENTSOF(k));
+        hashmap_prefetch(&h, k, 0);
+        ok = true;
+        for (int i = 0; i < 100; i++)
+                if (hashmap_get(&h, keys[i]) != keys[i])
+                        ok = false;
+        tap_ok(ok, "after prefetches every key is found");
+        tap_ok(!hashmap_get(&h, "nope.service"), "and a missing one is not");
+        tap_ok(!hashmap_get(&empty, "unit-1.service"), "the empty map stays empty");
+        hashmap_done(&h);
+        hashmap_done(&empty);
+}
+
 static void test_search_path(void) {
         _cleanup_(strv_freep) char **v229 = NULL, **v239 = NULL, **v252 = NULL, **env = NULL;
 
@@ -50,6 +85,7 @@ static void test_search_path(void) {
 
 int main(void) {
         test_hashmap();
+        test_prefetch();
         test_search_path();
         return tap_done();
 }
