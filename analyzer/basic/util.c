@@ -368,6 +368,56 @@ int safe_atou(const char *s, unsigned *ret) {
         return 0;
 }
 
+/* mangle_base() from 246: 0b and 0o name the base */
+static const char *number_base(const char *s, bool modern, int *base) {
+        *base = 0;
+        if (modern && s[0] == '0' && s[1] && strchr("bBoO", s[1])) {
+                *base = strchr("bB", s[1]) ? 2 : 8;
+                return s + 2;
+        }
+        return s;
+}
+
+int systemd_atou(const char *s, bool modern, unsigned long *ret) {
+        unsigned long l;
+        char *x;
+        int base;
+
+        s += strspn(s, WHITESPACE);
+        s = number_base(s, modern, &base);
+        errno = 0;
+        l = strtoul(s, &x, base);
+        if (errno > 0)
+                return -errno;
+        if (x == s || *x != 0)
+                return -EINVAL;
+        if (s[0] == '-' && (l != 0 || !modern))
+                return -ERANGE;
+        if ((unsigned long) (unsigned) l != l)
+                return -ERANGE;
+        *ret = l;
+        return 0;
+}
+
+int systemd_atoi(const char *s, bool modern, long *ret) {
+        char *x;
+        long l;
+        int base;
+
+        s += strspn(s, WHITESPACE);
+        s = number_base(s, modern, &base);
+        errno = 0;
+        l = strtol(s, &x, base);
+        if (errno > 0)
+                return -errno;
+        if (x == s || *x != 0)
+                return -EINVAL;
+        if ((long) (int) l != l)
+                return -ERANGE;
+        *ret = l;
+        return 0;
+}
+
 bool path_is_absolute(const char *p) {
         return p && p[0] == '/';
 }

@@ -154,6 +154,13 @@ int free_and_strdup(char **p, const char *s);
 
 /* Safe unsigned parse; returns -EINVAL/-ERANGE. */
 int safe_atou(const char *s, unsigned *ret);
+/* The numbers systemd's safe_atou_full(s, 0, ...) and safe_atoi() read (src/basic/parse-util.c@v219..v262): blanks
+ * before the number, strtoul()/strtol() with base 0 (0x, a leading 0 for octal, a sign), nothing after it, within
+ * unsigned int or int. modern (systemd 246 and later, fc80cabcf5 and c78eefc135; the fact number-base-prefixes):
+ * 0b and 0o prefixes too, and "-0" is 0; before, any '-' put an unsigned number out of range. Return 0, -EINVAL
+ * or -ERANGE. */
+int systemd_atou(const char *s, bool modern, unsigned long *ret);
+int systemd_atoi(const char *s, bool modern, long *ret);
 /* systemd's boolean words: 1/yes/y/true/t/on, 0/no/n/false/f/off, any case. Returns 1, 0 or -EINVAL. */
 int parse_boolean(const char *s);
 

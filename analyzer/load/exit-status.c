@@ -10,39 +10,24 @@
 #define SD_SIGRTMAX 64
 #define SD_NSIG 65
 
-/* safe_atoi() (is_signed) or safe_atou() of src/basic/parse-util.c: leading whitespace, then from 246
- * (number-base-prefixes) 0b/0o prefixes, then strtol()/strtoul() with base 0 (0x, a leading 0 for octal, a sign);
- * the whole rest must be the number, and an unsigned one must not start with '-'. */
+/* safe_atoi() (is_signed) or safe_atou() of src/basic/parse-util.c, as systemd_atoi()/systemd_atou() read them at
+ * fs's version */
 static int parse_int(const char *s, bool is_signed, const FeatureSet *fs, long long *ret) {
-        int base = 0;
-        char *end;
+        bool modern = feature_enabled(fs, FEATURE_NUMBER_BASE_PREFIXES);
+        int r;
 
-        s += strspn(s, WHITESPACE);
-        if (feature_enabled(fs, FEATURE_NUMBER_BASE_PREFIXES) && s[0] == '0' && s[1] && strchr("bBoO", s[1])) {
-                base = strchr("bB", s[1]) ? 2 : 8;
-                s += 2;
-        }
-        errno = 0;
         if (is_signed) {
-                long l = strtol(s, &end, base);
-                if (errno > 0)
-                        return -errno;
-                if (end == s || *end)
-                        return -EINVAL;
-                if ((long) (int) l != l)
-                        return -ERANGE;
-                *ret = l;
+                long l;
+                r = systemd_atoi(s, modern, &l);
+                if (r >= 0)
+                        *ret = l;
         } else {
-                unsigned long l = strtoul(s, &end, base);
-                if (errno > 0)
-                        return -errno;
-                if (end == s || *end)
-                        return -EINVAL;
-                if (s[strspn(s, WHITESPACE)] == '-' || (unsigned long) (unsigned) l != l)
-                        return -ERANGE;
-                *ret = (long long) l;
+                unsigned long u;
+                r = systemd_atou(s, modern, &u);
+                if (r >= 0)
+                        *ret = (long long) u;
         }
-        return 0;
+        return r;
 }
 
 static int signal_name(const char *s, const FeatureSet *fs) {

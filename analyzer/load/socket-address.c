@@ -9,32 +9,17 @@
 #define PATH_PRINTF_MAX 4095
 #define ALTIFNAMSIZ 128
 
-/* systemd's safe_atou_full() with base 0 (src/basic/parse-util.c@v247..v262): blanks before the number (unless
- * refused), C's 0x and 0 prefixes and mangle_base()'s 0b and 0o, nothing after it; a negative number other than
- * 0 is out of range. Returns 0, -EINVAL or -ERANGE. */
+/* safe_atou_full() with base 0 (systemd_atou(); every socket address fact is from 247, after 246), optionally with no
+ * blank before the number (s[0] == 0, an empty number, is refused too), at most max */
 static int parse_unsigned(const char *s, bool refuse_blanks, unsigned long max, unsigned long *ret) {
-        unsigned base = 0;
         unsigned long l;
-        char *x = NULL;
+        int r;
 
         if (refuse_blanks && strchr(WHITESPACE, s[0]))
-                return -EINVAL; /* (s[0] == 0 is in it too: an empty number) */
-        s += strspn(s, WHITESPACE);
-        if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) {
-                base = 2;
-                s += 2;
-        } else if (s[0] == '0' && (s[1] == 'o' || s[1] == 'O')) {
-                base = 8;
-                s += 2;
-        }
-        errno = 0;
-        l = strtoul(s, &x, (int) base);
-        if (errno > 0)
-                return -errno;
-        if (!x || x == s || *x != 0)
                 return -EINVAL;
-        if (l != 0 && s[0] == '-')
-                return -ERANGE;
+        r = systemd_atou(s, true, &l);
+        if (r < 0)
+                return r;
         if (l > max)
                 return -ERANGE;
         *ret = l;

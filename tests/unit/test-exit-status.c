@@ -82,6 +82,8 @@ static void test_lists(void) {
                 { "-1", 252, false },
                 { "-1", 242, false },
                 { "0x10 010", 252, true },
+                { "-0", 245, false }, /* safe_atou(): any '-' is out of range, and -0 is no signal either */
+                { "-0", 246, true },  /* c78eefc135: "-0" is 0 */
                 { "0b11", 245, false }, /* before 246 0b11 is neither a number nor a signal */
                 { "0b11", 246, true },
                 { "DATAERR", 243, true },
