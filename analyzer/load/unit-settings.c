@@ -25,6 +25,13 @@ const char *setting_status_to_string(SettingStatus s) {
         return s >= 0 && s < _SETTING_STATUS_MAX ? setting_status_table[s] : NULL;
 }
 
+/* A judge's reason as unit_value_check() returns it: 0 for none, else -EINVAL with the reason in *ret_why. */
+static int judged(const char *why, const char **ret_why) {
+        if (why && ret_why)
+                *ret_why = why;
+        return why ? -EINVAL : 0;
+}
+
 int unit_value_check(const KeyInfo *k, const char *key, const char *value, const char *unit_name, unsigned v,
                      const FeatureSet *fs, const char **ret_why) {
         _cleanup_(freep) char *expanded = NULL;
@@ -33,29 +40,20 @@ int unit_value_check(const KeyInfo *k, const char *key, const char *value, const
         if (r < 0 || !k || isempty(value) || !fs)
                 return r;
         switch (k->syntax) {
-        case VALUE_SYNTAX_SOCKET_BIND: {
+        case VALUE_SYNTAX_SOCKET_BIND:
                 /* (no specifiers: the item is parsed as written) */
-                const char *why = socket_bind_why(value, fs);
-                if (why && ret_why)
-                        *ret_why = why;
-                return why ? -EINVAL : 0;
-        }
+                return judged(socket_bind_why(value, fs), ret_why);
         case VALUE_SYNTAX_SIGNAL: {
                 /* config_parse_signal(): no specifiers, and 0 is no signal either */
                 int sig = signal_parse(value, fs);
-                if (sig == -ENOENT || sig > 0)
-                        return 0;
-                if (ret_why)
-                        *ret_why = "not a signal (a name, with or without SIG, RTMIN+n, RTMAX-n or 1..64)";
-                return -EINVAL;
+                return judged(sig == -ENOENT || sig > 0
+                                      ? NULL
+                                      : "not a signal (a name, with or without SIG, RTMIN+n, RTMAX-n or 1..64)",
+                              ret_why);
         }
-        case VALUE_SYNTAX_EXIT_STATUS_LIST: {
+        case VALUE_SYNTAX_EXIT_STATUS_LIST:
                 /* config_parse_set_status(): no specifiers; a bad word is skipped, the others are kept */
-                const char *why = exit_status_list_why(value, fs);
-                if (why && ret_why)
-                        *ret_why = why;
-                return why ? -EINVAL : 0;
-        }
+                return judged(exit_status_list_why(value, fs), ret_why);
         case VALUE_SYNTAX_DOCUMENTATION:
         case VALUE_SYNTAX_SOCKET_ADDRESS:
         case VALUE_SYNTAX_CALENDAR:
@@ -75,13 +73,9 @@ int unit_value_check(const KeyInfo *k, const char *key, const char *value, const
         /* rules_key_check_value() left a value with specifiers alone: judged once they are expanded */
         if (k->syntax == VALUE_SYNTAX_DEVICE_ALLOW)
                 return expanded ? rules_key_check_value(k, expanded, v, ret_why) : 0;
-        if (k->syntax == VALUE_SYNTAX_DOCUMENTATION) {
+        if (k->syntax == VALUE_SYNTAX_DOCUMENTATION)
                 /* config_parse_documentation(): a word that is no URL is dropped, the others are kept */
-                const char *why = documentation_why(expanded ?: value);
-                if (why && ret_why)
-                        *ret_why = why;
-                return why ? -EINVAL : 0;
-        }
+                return judged(documentation_why(expanded ?: value), ret_why);
         if (k->syntax == VALUE_SYNTAX_CALENDAR)
                 return calendar_spec_judge(expanded ?: value, !!expanded, fs, ret_why) == CALENDAR_BAD ? -EINVAL : 0;
         switch (socket_address_judge(key, expanded ?: value, !!expanded, fs, ret_why)) {
