@@ -3,18 +3,13 @@
 # rules/unit-keys.xml knows every key that the lab trees' real unit files use, at that tree's systemd version.
 # A key the rules reject passes only if the tree's own systemd does not know it either (then systemd warns too).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/oracle-lib.sh"
 # shellcheck disable=SC2086
 lab_require $LAB_SUITES
 SRV=${LAB_SRV:-/srv/lab}
 # shellcheck disable=SC2086
 LAB_SRV=$SRV lab_judged $LAB_SUITES
 QUERY=$(wrap_program "$top_builddir/tests/unit/rules-query")
-
-# tree_version TREE: the major version of the tree's systemd package
-tree_version() {
-        awk '/^Package: systemd$/ { p = 1; next } /^Package:/ { p = 0 } p && /^Version:/ { print $2; exit }' \
-                "$1/var/lib/dpkg/status" | sed 's/[^0-9].*//'
-}
 
 # unit_keys TREE: "TYPE SECTION KEY FILE:LINE" for every assignment in the tree's unit files and drop-ins, in
 # sections valid for the unit type (others only give "unknown section" warnings).
@@ -43,7 +38,7 @@ unit_keys() {
 
 for suite in $LAB_JUDGED; do
         tree=$SRV/$suite
-        v=$(tree_version "$tree")
+        v=$(oracle_version "$suite")
         unit_keys "$tree" > "$TMP/$suite.keys"
         n=$(wc -l < "$TMP/$suite.keys")
         echo "# $suite: systemd $v, $n assignments, $(awk '{print $2 "." $3}' "$TMP/$suite.keys" | sort -u | wc -l) distinct keys"

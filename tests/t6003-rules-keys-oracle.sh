@@ -7,6 +7,7 @@
 #     systemd-analyze verify (lab-oracle.sh): "Unknown key" warnings must come exactly for the keys the rules call
 #     unknown at that version.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/oracle-lib.sh"
 # shellcheck disable=SC2086
 lab_require $LAB_SUITES
 SRV=${LAB_SRV:-/srv/lab}
@@ -15,11 +16,6 @@ export LAB_SRV=$SRV
 lab_judged $LAB_SUITES
 newest=$(lab_model_newest)
 QUERY=$(wrap_program "$top_builddir/tests/unit/rules-query")
-
-tree_version() {
-        awk '/^Package: systemd$/ { p = 1; next } /^Package:/ { p = 0 } p && /^Version:/ { print $2; exit }' \
-                "$1/var/lib/dpkg/status" | sed 's/[^0-9].*//'
-}
 
 # The oracle's unit files: one per unit type, a key per line; $TMP/oracle/lines maps FILE:LINE to the key.
 "$QUERY" range 248 "$newest" > "$TMP/range" || exit 1
@@ -47,7 +43,7 @@ echo "# $n_keys keys appeared or disappeared in 248..$newest; checked with syste
 
 for suite in $LAB_JUDGED; do
         tree=$SRV/$suite
-        v=$(tree_version "$tree")
+        v=$(oracle_version "$suite")
 
         test_expect "$suite: rules = dump-configuration-items of systemd $v" sh -c '
                 chroot "$1" /lib/systemd/systemd --dump-configuration-items 2> /dev/null |

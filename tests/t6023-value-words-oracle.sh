@@ -5,6 +5,7 @@
 # (The signal names and every way of writing a signal or an exit status are checked with the real verify by t6022,
 # fixtures/show/exit-status-signals.)
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/oracle-lib.sh"
 # shellcheck disable=SC2086
 lab_require $LAB_SUITES
 SRV=${LAB_SRV:-/srv/lab}
@@ -12,14 +13,9 @@ SRV=${LAB_SRV:-/srv/lab}
 lab_judged $LAB_SUITES
 QUERY=$(wrap_program "$top_builddir/tests/unit/rules-query")
 
-tree_version() {
-        awk '/^Package: systemd$/ { p = 1; next } /^Package:/ { p = 0 } p && /^Version:/ { print $2; exit }' \
-                "$1/var/lib/dpkg/status" | sed 's/[^0-9].*//'
-}
-
 names_case() {
         local tree=$SRV/$1 v w=$TMP/$1
-        v=$(tree_version "$tree")
+        v=$(oracle_version "$1")
         mkdir -p "$w"
         chroot "$tree" systemd-analyze exit-status > "$w/table" || { echo "systemd-analyze exit-status failed"; return 1; }
         awk 'NR > 1 && $1 != "" { print $1 }' "$w/table" | sort -u > "$w/sd"
